@@ -1,0 +1,149 @@
+"""claude_sdk: a structured-concurrency Python SDK for the Claude Code CLI.
+
+The public surface is re-exported here; modules whose names start with ``_`` are private.
+"""
+
+from . import wire as wire
+from ._version import __version__ as __version__
+from .control import AccountInfo as AccountInfo
+from .control import AgentDefinition as AgentDefinition
+from .control import AgentInfo as AgentInfo
+from .control import CanUseToolRequest as CanUseToolRequest
+from .control import ControlCancelRequest as ControlCancelRequest
+from .control import ControlError as ControlError
+from .control import ControlRequest as ControlRequest
+from .control import ControlResponse as ControlResponse
+from .control import ControlSuccess as ControlSuccess
+from .control import HookCallbackRequest as HookCallbackRequest
+from .control import InitializeRequest as InitializeRequest
+from .control import InitializeResponse as InitializeResponse
+from .control import InterruptResponse as InterruptResponse
+from .control import KeepAlive as KeepAlive
+from .control import McpServerStatus as McpServerStatus
+from .control import ModelInfo as ModelInfo
+from .control import UnknownControlRequest as UnknownControlRequest
+from .errors import ClaudeSDKError as ClaudeSDKError
+from .errors import CLINotFoundError as CLINotFoundError
+from .errors import ControlRequestError as ControlRequestError
+from .errors import ControlTimeoutError as ControlTimeoutError
+from .errors import DriftError as DriftError
+from .errors import InactivityTimeoutError as InactivityTimeoutError
+from .errors import InitializeTimeoutError as InitializeTimeoutError
+from .errors import LineTooLongError as LineTooLongError
+from .errors import MessageDecodeError as MessageDecodeError
+from .errors import ProcessError as ProcessError
+from .errors import ResultError as ResultError
+from .errors import SessionClosedError as SessionClosedError
+from .errors import SessionNotFoundError as SessionNotFoundError
+from .hooks import AsyncHookOutput as AsyncHookOutput
+from .hooks import HookInput as HookInput
+from .hooks import HookOutput as HookOutput
+from .hooks import PostToolUseInput as PostToolUseInput
+from .hooks import PreToolUseInput as PreToolUseInput
+from .hooks import PreToolUseOutput as PreToolUseOutput
+from .hooks import StopInput as StopInput
+from .hooks import UserPromptSubmitInput as UserPromptSubmitInput
+from .messages import APIMessage as APIMessage
+from .messages import AssistantMessage as AssistantMessage
+from .messages import ContentBlock as ContentBlock
+from .messages import DocumentBlock as DocumentBlock
+from .messages import ImageBlock as ImageBlock
+from .messages import InitMessage as InitMessage
+from .messages import Message as Message
+from .messages import ModelUsage as ModelUsage
+from .messages import RateLimitEvent as RateLimitEvent
+from .messages import RedactedThinkingBlock as RedactedThinkingBlock
+from .messages import ResultMessage as ResultMessage
+from .messages import ServerToolResultBlock as ServerToolResultBlock
+from .messages import ServerToolUseBlock as ServerToolUseBlock
+from .messages import SessionStateChangedMessage as SessionStateChangedMessage
+from .messages import StreamEvent as StreamEvent
+from .messages import SystemMessage as SystemMessage
+from .messages import TextBlock as TextBlock
+from .messages import ThinkingBlock as ThinkingBlock
+from .messages import ToolResultBlock as ToolResultBlock
+from .messages import ToolUseBlock as ToolUseBlock
+from .messages import UnknownBlock as UnknownBlock
+from .messages import UnknownMessage as UnknownMessage
+from .messages import Usage as Usage
+from .messages import UserMessage as UserMessage
+from .permissions import PermissionAllow as PermissionAllow
+from .permissions import PermissionDeny as PermissionDeny
+from .permissions import PermissionResult as PermissionResult
+from .permissions import PermissionUpdate as PermissionUpdate
+
+__all__ = [
+    "__version__",
+    "wire",
+    # messages
+    "Message",
+    "AssistantMessage",
+    "UserMessage",
+    "ResultMessage",
+    "SystemMessage",
+    "InitMessage",
+    "SessionStateChangedMessage",
+    "StreamEvent",
+    "RateLimitEvent",
+    "UnknownMessage",
+    "APIMessage",
+    "Usage",
+    "ModelUsage",
+    # blocks
+    "ContentBlock",
+    "TextBlock",
+    "ThinkingBlock",
+    "RedactedThinkingBlock",
+    "ToolUseBlock",
+    "ToolResultBlock",
+    "ServerToolUseBlock",
+    "ServerToolResultBlock",
+    "ImageBlock",
+    "DocumentBlock",
+    "UnknownBlock",
+    # control
+    "ControlRequest",
+    "ControlResponse",
+    "ControlSuccess",
+    "ControlError",
+    "ControlCancelRequest",
+    "KeepAlive",
+    "InitializeRequest",
+    "InitializeResponse",
+    "InterruptResponse",
+    "CanUseToolRequest",
+    "HookCallbackRequest",
+    "UnknownControlRequest",
+    "AgentDefinition",
+    "ModelInfo",
+    "AgentInfo",
+    "AccountInfo",
+    "McpServerStatus",
+    # hooks and permissions
+    "HookInput",
+    "PreToolUseInput",
+    "PostToolUseInput",
+    "UserPromptSubmitInput",
+    "StopInput",
+    "HookOutput",
+    "AsyncHookOutput",
+    "PreToolUseOutput",
+    "PermissionAllow",
+    "PermissionDeny",
+    "PermissionResult",
+    "PermissionUpdate",
+    # errors
+    "ClaudeSDKError",
+    "CLINotFoundError",
+    "ProcessError",
+    "MessageDecodeError",
+    "DriftError",
+    "LineTooLongError",
+    "ControlTimeoutError",
+    "InitializeTimeoutError",
+    "InactivityTimeoutError",
+    "ControlRequestError",
+    "SessionClosedError",
+    "SessionNotFoundError",
+    "ResultError",
+]

@@ -1,0 +1,121 @@
+"""Base classes shared by every wire model class.
+
+Representation (why these classes are ``slots=False``): an instance's ``__dict__`` holds the
+fields the wire carried, and nothing else; an optional field that was absent is not in it and
+reads as the class-level default. So decoding a frame is one dict copy plus a few fix-ups (five
+times faster than filling slots), and presence in ``__dict__`` records exactly which keys the
+frame had, so re-encoding reproduces it (explicit nulls included). Instances built in Python
+follow the same rule: ``__attrs_post_init__`` drops optional fields left at ``None``.
+
+Invariants:
+
+* Wire classes are ``@attrs.frozen(kw_only=True, slots=False)`` subclasses of `WireModel`;
+  they know nothing of JSON (the codec maps them). Their defaults are immutable values
+  (``None``, a string, a number): a factory default would need a value in every instance.
+* ``extra`` holds the wire keys the model does not know. It is excluded from equality and
+  repr, and written back on encode, so ``attrs.evolve`` keeps it. A decoded instance keeps
+  those keys in its ``__dict__`` beside the fields and ``extra`` collects them on access (the
+  decoder does not pay for a check that almost always finds nothing).
+* Top-level frames also keep ``raw``, the dict they were decoded from (``init=False``: a copy
+  made with ``attrs.evolve`` has ``raw=None``).
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import attrs
+
+__all__ = ["EMPTY", "Frame", "UnknownBase", "WireModel", "field_names", "prepare_class"]
+
+#: The shared, immutable empty mapping used as ``extra`` when nothing is unknown.
+EMPTY: Mapping[str, Any] = types.MappingProxyType({})
+
+_NONE_DEFAULTS: dict[type, tuple[str, ...]] = {}
+_FIELD_NAMES: dict[type, frozenset[str]] = {}
+
+
+def field_names(cls: type) -> frozenset[str]:
+    """The attribute names of ``cls`` that are fields (``extra`` and ``raw`` included)."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = frozenset(a.name for a in attrs.fields(cls))
+    return names
+
+
+class _ExtraDescriptor:
+    """``extra`` of an instance that does not hold it: its keys that are not fields."""
+
+    def __get__(self, obj: Any, cls: type | None = None) -> Mapping[str, Any]:
+        if obj is None:
+            return EMPTY
+        names = field_names(type(obj))
+        d = obj.__dict__
+        found = {k: v for k, v in d.items() if k not in names}
+        return found or EMPTY
+
+
+_EXTRA = _ExtraDescriptor()
+
+
+def prepare_class(cls: type) -> tuple[str, ...]:
+    """Install class-level defaults for ``cls`` and return its None-default field names.
+
+    Raises:
+        TypeError: a field has a factory default (see the module invariants).
+    """
+    names = _NONE_DEFAULTS.get(cls)
+    if names is not None:
+        return names
+    collected = []
+    for a in attrs.fields(cls):
+        if a.default is attrs.NOTHING:
+            continue
+        if isinstance(a.default, attrs.Factory):  # type: ignore[arg-type]
+            raise TypeError(
+                f"{cls.__qualname__}.{a.name}: wire classes take immutable defaults, not factories"
+            )
+        if a.name == "extra":
+            type.__setattr__(cls, "extra", _EXTRA)
+        elif a.name not in cls.__dict__:
+            type.__setattr__(cls, a.name, a.default)
+        if a.default is None:
+            collected.append(a.name)
+    names = _NONE_DEFAULTS[cls] = tuple(collected)
+    return names
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class WireModel:
+    """Base of every wire value class."""
+
+    extra: Mapping[str, Any] = attrs.field(default=EMPTY, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        names = _NONE_DEFAULTS.get(type(self)) or prepare_class(type(self))
+        d = self.__dict__
+        for name in names:
+            if name in d and d[name] is None:
+                del d[name]
+        if d.get("extra") is EMPTY:
+            del d["extra"]
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class Frame(WireModel):
+    """Base of every top-level frame (one NDJSON line)."""
+
+    raw: Mapping[str, Any] | None = attrs.field(default=None, init=False, eq=False, repr=False)
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class UnknownBase:
+    """Base of the ``Unknown*`` values: a kind the model does not know, kept whole."""
+
+    _unknown_kind: ClassVar[bool] = True
+
+    raw: Mapping[str, Any]
+    #: Set when the kind is known but its shape did not fit the model.
+    error: str | None = attrs.field(default=None, eq=False)

@@ -1,0 +1,1007 @@
+"""The control protocol: envelopes and a typed payload for every request subtype.
+
+Envelopes (§6.1) are the same in both directions:
+
+* `ControlRequest` ``{type: "control_request", request_id, request: {subtype, ...}}``
+* `ControlResponse` ``{type: "control_response", response: ControlSuccess | ControlError}``
+* `ControlCancelRequest` ``{type: "control_cancel_request", request_id}``
+* `KeepAlive` ``{type: "keep_alive"}``
+
+Request payloads are keyed on ``subtype``; an unknown subtype decodes to
+`UnknownControlRequest` (the raw dict), so a new CLI request never breaks a stream. A success
+response's body is a plain dict on the envelope (its type depends on the request it answers);
+`claude_sdk.wire.decode_response` types it once the request subtype is known.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import attrs
+
+from ._base import Frame, UnknownBase, WireModel
+from .hooks import HookInput
+from .messages import SlashCommand
+from .permissions import PermissionUpdate
+
+__all__ = [
+    # envelopes
+    "ControlRequest",
+    "ControlResponse",
+    "ControlSuccess",
+    "ControlError",
+    "ControlCancelRequest",
+    "KeepAlive",
+    "UpdateEnvironmentVariables",
+    # initialize
+    "HookMatcherConfig",
+    "AgentDefinition",
+    "InitializeRequest",
+    "InitializeResponse",
+    "ModelInfo",
+    "AgentInfo",
+    "AccountInfo",
+    # host -> CLI requests
+    "InterruptRequest",
+    "SetPermissionModeRequest",
+    "SetModelRequest",
+    "SetMaxThinkingTokensRequest",
+    "McpStatusRequest",
+    "McpMessageRequest",
+    "McpSetServersRequest",
+    "McpReconnectRequest",
+    "McpToggleRequest",
+    "SetMcpPermissionModeOverrideRequest",
+    "McpReadResourceRequest",
+    "McpCallRequest",
+    "RewindFilesRequest",
+    "GetContextUsageRequest",
+    "GetUsageRequest",
+    "GetSessionCostRequest",
+    "ListModelsRequest",
+    "GetBinaryVersionRequest",
+    "FileSuggestionsRequest",
+    "RenameSessionRequest",
+    "CancelAsyncMessageRequest",
+    "ReadFileRequest",
+    "SeedReadStateRequest",
+    "RegisterRepoRootRequest",
+    "ReloadPluginsRequest",
+    "ReloadSkillsRequest",
+    "ReloadOutputStylesRequest",
+    "SetHasSubscribersRequest",
+    "StopTaskRequest",
+    "BackgroundTasksRequest",
+    "GetTaskOutputRequest",
+    "ApplyFlagSettingsRequest",
+    "GetSettingsRequest",
+    "GetHooksListingRequest",
+    "UpdateSettingsRequest",
+    "ListPermissionRulesRequest",
+    "EndSessionRequest",
+    "SetColorRequest",
+    # CLI -> host requests
+    "CanUseToolRequest",
+    "HookCallbackRequest",
+    "ElicitationRequest",
+    "RequestUserDialogRequest",
+    "OAuthTokenRefreshRequest",
+    "HostAuthTokenRefreshRequest",
+    "UnknownControlRequest",
+    "ControlRequestPayload",
+    "HOST_REQUESTS",
+    "CLI_REQUESTS",
+    # typed success bodies
+    "InterruptResponse",
+    "SetModelResponse",
+    "SetPermissionModeResponse",
+    "McpServerStatus",
+    "McpStatusResponse",
+    "McpSetServersResponse",
+    "RewindFilesResponse",
+    "ContextUsageResponse",
+    "GetBinaryVersionResponse",
+    "CancelAsyncMessageResponse",
+    "ReadFileResponse",
+    "ListModelsResponse",
+    "McpServerRef",
+    "Frame",
+]
+
+_JSON = dict[str, Any]
+
+
+# ======================================================================================
+# Envelopes
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class ControlRequest(Frame):
+    """A control request, in either direction."""
+
+    type: ClassVar[str] = "control_request"
+    request_id: str
+    request: ControlRequestPayload
+
+    @property
+    def subtype(self) -> str | None:
+        """The payload's subtype."""
+        return self.request.subtype
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class ControlSuccess(WireModel):
+    """A success response; ``response`` is the body (absent means ``{}``)."""
+
+    subtype: ClassVar[str] = "success"
+    request_id: str
+    response: _JSON | None = None
+    pending_permission_requests: list[_JSON] | None = None
+    pending_user_dialog_requests: list[_JSON] | None = None
+    pending_elicitation_requests: list[_JSON] | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class ControlError(WireModel):
+    """An error response, with the CLI's message and an optional ``error_code`` token."""
+
+    subtype: ClassVar[str] = "error"
+    request_id: str
+    error: str
+    error_code: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class UnknownControlResponse(UnknownBase):
+    """A response envelope of an unknown subtype."""
+
+    @property
+    def request_id(self) -> str | None:
+        value = self.raw.get("request_id")
+        return value if isinstance(value, str) else None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class ControlResponse(Frame):
+    """A control response, in either direction."""
+
+    type: ClassVar[str] = "control_response"
+    response: ControlSuccess | ControlError | UnknownControlResponse
+
+    @property
+    def request_id(self) -> str | None:
+        """The id of the request this answers."""
+        return self.response.request_id
+
+    @property
+    def is_error(self) -> bool:
+        """True for an error response."""
+        return not isinstance(self.response, ControlSuccess)
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class ControlCancelRequest(Frame):
+    """Withdraws an in-flight request; it gets no reply."""
+
+    type: ClassVar[str] = "control_cancel_request"
+    request_id: str
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class KeepAlive(Frame):
+    """Ignored by both sides; may carry a ``startup_mark``."""
+
+    type: ClassVar[str] = "keep_alive"
+    startup_mark: Any = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class UpdateEnvironmentVariables(Frame):
+    """Host -> CLI: push allow-listed environment variables (credentials)."""
+
+    type: ClassVar[str] = "update_environment_variables"
+    variables: dict[str, str]
+    request_id: str | None = None
+
+
+# ======================================================================================
+# initialize (§6.4)
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class HookMatcherConfig(WireModel):
+    """One hook matcher as registered in ``initialize`` (``timeout`` in seconds)."""
+
+    matcher: str | None = None
+    hook_callback_ids: list[str]
+    timeout: float | None = None
+    on_failure: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class AgentDefinition(WireModel):
+    """A custom subagent (``initialize.agents`` values)."""
+
+    description: str
+    prompt: str
+    tools: list[str] | None = None
+    disallowed_tools: list[str] | None = None
+    model: str | None = None
+    mcp_servers: list[Any] | None = None
+    skills: list[str] | None = None
+    initial_prompt: str | None = None
+    max_turns: int | None = None
+    auto_compact_window: int | None = None
+    background: bool | None = None
+    omit_claude_md: bool | None = None
+    memory: str | None = None
+    effort: str | None = None
+    permission_mode: str | None = None
+    observer: bool | None = None
+    observer_message: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class InitializeRequest(WireModel):
+    """The first request of a session: hooks, agents, prompts and in-process servers."""
+
+    subtype: ClassVar[str] = "initialize"
+    hooks: dict[str, list[HookMatcherConfig]] | None = None
+    sdk_mcp_servers: list[str] | None = None
+    sdk_mcp_server_configs: _JSON | None = None
+    sdk_mcp_server_manifests: _JSON | None = None
+    json_schema: _JSON | None = None
+    system_prompt: list[str] | None = None
+    append_system_prompt: str | None = None
+    system_prompt_snapshot: bool | None = None
+    exclude_dynamic_sections: bool | None = None
+    plan_mode_instructions: str | None = None
+    tool_aliases: dict[str, str] | None = None
+    agents: dict[str, AgentDefinition] | None = None
+    title: str | None = None
+    skills: list[str] | None = None
+    prompt_suggestions: bool | None = None
+    agent_progress_summaries: bool | None = None
+    forward_subagent_text: bool | None = None
+    per_task_stop_affordance: bool | None = None
+    supported_dialog_kinds: list[str] | None = None
+    plugins: list[_JSON] | None = None
+    mcp_servers: _JSON | None = None
+    settings: _JSON | None = None
+    disallowed_tools: list[str] | None = None
+    managed_settings: _JSON | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class ModelInfo(WireModel):
+    """A model the CLI offers; pass ``value`` to ``set_model``."""
+
+    value: str
+    display_name: str | None = None
+    description: str | None = None
+    resolved_model: str | None = None
+    supports_effort: bool | None = None
+    supported_effort_levels: list[str] | None = None
+    supports_adaptive_thinking: bool | None = None
+    supports_fast_mode: bool | None = None
+    supports_auto_mode: bool | None = None
+    supports_thinking_off: bool | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class AgentInfo(WireModel):
+    """An agent type the CLI knows."""
+
+    name: str
+    description: str | None = None
+    model: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class AccountInfo(WireModel):
+    """How the CLI is authenticated."""
+
+    email: str | None = None
+    organization: str | None = None
+    subscription_type: str | None = None
+    token_source: str | None = None
+    api_key_source: str | None = None
+    api_provider: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class InitializeResponse(WireModel):
+    """The CLI's answer to ``initialize``: what it offers and what it applied."""
+
+    commands: list[SlashCommand] | None = None
+    agents: list[AgentInfo] | None = None
+    output_style: str | None = None
+    available_output_styles: list[str] | None = None
+    user_output_styles_dir: str | None = None
+    models: list[ModelInfo] | None = None
+    account: AccountInfo | None = None
+    pid: int | None = None
+    claude_code_version: str | None = None
+    current_permission_mode: str | None = None
+    hooks_applied: bool | None = None
+    hook_on_failure_supported: bool | None = None
+    hooks_when_unanswered_kept: int | None = None
+    other_hook_ask_outranks_host: bool | None = None
+    plugins_applied: bool | None = None
+    mcp_servers_applied: bool | None = None
+    managed_settings_applied: bool | None = None
+    settings_applied: bool | None = None
+    disallowed_tools_applied: bool | None = None
+    code_running_mcp_tools_applied: bool | None = None
+    sdk_mcp_manifests_parked: dict[str, str] | None = None
+    feedback_mode: _JSON | None = None
+    analytics_disabled: bool | None = None
+    remote_control_auto_enable: bool | None = None
+    remote_control_auto_connect_default: bool | None = None
+    remote_control_available: bool | None = None
+    remote_control_auto_on_by_default: bool | None = None
+    ide_rc_auto_enable_gate: bool | None = None
+    fast_mode_state: str | None = None
+    fast_mode_disabled_reason: str | None = None
+    session_state: str | None = None
+    capabilities: list[str] | None = None
+
+
+# ======================================================================================
+# Host -> CLI requests (§6.3)
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class InterruptRequest(WireModel):
+    """Stop the current turn (the session stays usable)."""
+
+    subtype: ClassVar[str] = "interrupt"
+    cancel_queued: bool | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class SetPermissionModeRequest(WireModel):
+    """Change the permission mode."""
+
+    subtype: ClassVar[str] = "set_permission_mode"
+    mode: str
+    answers_bypass_switch_back: bool | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class SetModelRequest(WireModel):
+    """Change the model (None or ``"default"`` goes back to the default)."""
+
+    subtype: ClassVar[str] = "set_model"
+    model: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class SetMaxThinkingTokensRequest(WireModel):
+    """Change the thinking budget."""
+
+    subtype: ClassVar[str] = "set_max_thinking_tokens"
+    max_thinking_tokens: int | None = None
+    thinking_display: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class McpStatusRequest(WireModel):
+    """Ask for the status of every MCP server."""
+
+    subtype: ClassVar[str] = "mcp_status"
+    live_reply: bool | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class McpMessageRequest(WireModel):
+    """A JSON-RPC message for an in-process MCP server (both directions)."""
+
+    subtype: ClassVar[str] = "mcp_message"
+    server_name: str
+    message: _JSON
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class McpSetServersRequest(WireModel):
+    """Replace the dynamic MCP servers."""
+
+    subtype: ClassVar[str] = "mcp_set_servers"
+    servers: dict[str, _JSON]
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class McpReconnectRequest(WireModel):
+    """Reconnect an MCP server."""
+
+    subtype: ClassVar[str] = "mcp_reconnect"
+    server_name: str
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class McpToggleRequest(WireModel):
+    """Enable or disable an MCP server."""
+
+    subtype: ClassVar[str] = "mcp_toggle"
+    server_name: str
+    enabled: bool
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class SetMcpPermissionModeOverrideRequest(WireModel):
+    """Override an MCP server's permission mode."""
+
+    subtype: ClassVar[str] = "set_mcp_permission_mode_override"
+    server_name: str
+    mode: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class McpReadResourceRequest(WireModel):
+    """Read a ``ui://`` resource of an MCP server."""
+
+    subtype: ClassVar[str] = "mcp_read_resource"
+    server_name: str
+    uri: str
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class McpCallRequest(WireModel):
+    """Call an MCP tool without a model turn (not for in-process servers)."""
+
+    subtype: ClassVar[str] = "mcp_call"
+    tool: str
+    arguments: _JSON | None = None
+    expires_at: Any = None
+    timeout_ms: int | None = None
+    result_not_for_model: bool | None = None
+    check_permissions: bool | None = None
+    input_files: list[_JSON] | None = None
+    output_files: list[_JSON] | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class RewindFilesRequest(WireModel):
+    """Rewind files to their state at a user message (needs file checkpointing)."""
+
+    subtype: ClassVar[str] = "rewind_files"
+    user_message_id: str
+    dry_run: bool | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class GetContextUsageRequest(WireModel):
+    """Ask how the context window is used (costs about 34 token-count calls)."""
+
+    subtype: ClassVar[str] = "get_context_usage"
+    detail: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class GetUsageRequest(WireModel):
+    """Ask for the session's usage and rate limits."""
+
+    subtype: ClassVar[str] = "get_usage"
+    skip_behaviors: Any = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class GetSessionCostRequest(WireModel):
+    """Ask for the ``/usage`` text."""
+
+    subtype: ClassVar[str] = "get_session_cost"
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class ListModelsRequest(WireModel):
+    """List the models the CLI offers."""
+
+    subtype: ClassVar[str] = "list_models"
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class GetBinaryVersionRequest(WireModel):
+    """Ask for the CLI binary's version."""
+
+    subtype: ClassVar[str] = "get_binary_version"
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class FileSuggestionsRequest(WireModel):
+    """File-path completions for a query."""
+
+    subtype: ClassVar[str] = "file_suggestions"
+    query: str
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class RenameSessionRequest(WireModel):
+    """Set the session's title."""
+
+    subtype: ClassVar[str] = "rename_session"
+    title: str
+    source: str | None = None
+    session_id: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class CancelAsyncMessageRequest(WireModel):
+    """Withdraw a queued user message by its uuid."""
+
+    subtype: ClassVar[str] = "cancel_async_message"
+    message_uuid: str
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class ReadFileRequest(WireModel):
+    """Read a file through the CLI (subject to its Read rules)."""
+
+    subtype: ClassVar[str] = "read_file"
+    path: str
+    max_bytes: int | None = None
+    encoding: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class SeedReadStateRequest(WireModel):
+    """Tell the CLI a file was read at ``mtime``."""
+
+    subtype: ClassVar[str] = "seed_read_state"
+    path: str
+    mtime: float
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class RegisterRepoRootRequest(WireModel):
+    """Register another repository root."""
+
+    subtype: ClassVar[str] = "register_repo_root"
+    directory: str
+    reload_claude_md: bool | None = None
+    reload_plugins: bool | None = None
+    reload_skills: bool | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class ReloadPluginsRequest(WireModel):
+    """Reload plugins."""
+
+    subtype: ClassVar[str] = "reload_plugins"
+    hold_on_cache_impact: bool | None = None
+    add_plugins: list[Any] | None = None
+    refuse_if_busy: bool | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class ReloadSkillsRequest(WireModel):
+    """Reload skills."""
+
+    subtype: ClassVar[str] = "reload_skills"
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class ReloadOutputStylesRequest(WireModel):
+    """Reload output styles."""
+
+    subtype: ClassVar[str] = "reload_output_styles"
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class SetHasSubscribersRequest(WireModel):
+    """Tell the CLI whether anyone watches the session."""
+
+    subtype: ClassVar[str] = "set_has_subscribers"
+    has_subscribers: bool | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class StopTaskRequest(WireModel):
+    """Stop a background task."""
+
+    subtype: ClassVar[str] = "stop_task"
+    task_id: str
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class BackgroundTasksRequest(WireModel):
+    """Move running work to the background."""
+
+    subtype: ClassVar[str] = "background_tasks"
+    tool_use_id: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class GetTaskOutputRequest(WireModel):
+    """Read a background task's output."""
+
+    subtype: ClassVar[str] = "get_task_output"
+    task_id: str
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class ApplyFlagSettingsRequest(WireModel):
+    """Apply partial settings (a None value clears a key)."""
+
+    subtype: ClassVar[str] = "apply_flag_settings"
+    settings: _JSON
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class GetSettingsRequest(WireModel):
+    """Ask for the effective settings and their sources."""
+
+    subtype: ClassVar[str] = "get_settings"
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class GetHooksListingRequest(WireModel):
+    """Ask for every registered hook."""
+
+    subtype: ClassVar[str] = "get_hooks_listing"
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class UpdateSettingsRequest(WireModel):
+    """Persist settings (only ``outputStyle`` and ``effortLevel``)."""
+
+    subtype: ClassVar[str] = "update_settings"
+    source: str
+    settings: _JSON
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class ListPermissionRulesRequest(WireModel):
+    """List the permission rules in effect."""
+
+    subtype: ClassVar[str] = "list_permission_rules"
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class EndSessionRequest(WireModel):
+    """End the session."""
+
+    subtype: ClassVar[str] = "end_session"
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class SetColorRequest(WireModel):
+    """Set the session colour (refused over stdio by CLI 2.1.330)."""
+
+    subtype: ClassVar[str] = "set_color"
+    color: str
+
+
+# ======================================================================================
+# CLI -> host requests (§6.5, §6.6)
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class McpServerRef(WireModel):
+    """Which MCP server a tool belongs to."""
+
+    name: str
+    source: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class CanUseToolRequest(WireModel):
+    """The CLI asks whether a tool may run (needs ``--permission-prompt-tool=stdio``)."""
+
+    subtype: ClassVar[str] = "can_use_tool"
+    tool_name: str
+    input: _JSON
+    tool_use_id: str | None = None
+    agent_id: str | None = None
+    permission_suggestions: list[PermissionUpdate] | None = None
+    blocked_path: str | None = None
+    decision_reason: str | None = None
+    decision_reason_type: str | None = None
+    decision_reason_code: str | None = None
+    classifier_approvable: bool | None = None
+    suppress_always_allow_rule: bool | None = None
+    default_to_no: bool | None = None
+    matched_ask_rule: _JSON | None = None
+    title: str | None = None
+    display_name: str | None = None
+    description: str | None = None
+    requires_user_interaction: bool | None = None
+    mcp_server: McpServerRef | None = None
+    server_policy_ask_only: bool | None = None
+    plugin: Any = None
+    server_prompt: Any = None
+    computer_folder: Any = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class HookCallbackRequest(WireModel):
+    """The CLI runs a hook callback registered in ``initialize``."""
+
+    subtype: ClassVar[str] = "hook_callback"
+    callback_id: str
+    input: HookInput
+    tool_use_id: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class ElicitationRequest(WireModel):
+    """An MCP server asks the user for input."""
+
+    subtype: ClassVar[str] = "elicitation"
+    mcp_server_name: str
+    message: str
+    mode: str | None = None
+    url: str | None = None
+    elicitation_id: str | None = None
+    requested_schema: _JSON | None = None
+    property_order: list[str] | None = None
+    title: str | None = None
+    display_name: str | None = None
+    description: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class RequestUserDialogRequest(WireModel):
+    """The CLI asks the host to show a dialog of a kind it declared."""
+
+    subtype: ClassVar[str] = "request_user_dialog"
+    dialog_kind: str
+    payload: Any = None
+    tool_use_id: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class OAuthTokenRefreshRequest(WireModel):
+    """The CLI needs a fresh OAuth token."""
+
+    subtype: ClassVar[str] = "oauth_token_refresh"
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class HostAuthTokenRefreshRequest(WireModel):
+    """The CLI needs a fresh host auth token."""
+
+    subtype: ClassVar[str] = "host_auth_token_refresh"
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class UnknownControlRequest(UnknownBase):
+    """A request payload of a subtype the model does not know; ``raw`` is the payload."""
+
+    @property
+    def subtype(self) -> str | None:
+        value = self.raw.get("subtype")
+        return value if isinstance(value, str) else None
+
+
+HOST_REQUESTS: tuple[type[WireModel], ...] = (
+    InitializeRequest,
+    InterruptRequest,
+    SetPermissionModeRequest,
+    SetModelRequest,
+    SetMaxThinkingTokensRequest,
+    McpStatusRequest,
+    McpMessageRequest,
+    McpSetServersRequest,
+    McpReconnectRequest,
+    McpToggleRequest,
+    SetMcpPermissionModeOverrideRequest,
+    McpReadResourceRequest,
+    McpCallRequest,
+    RewindFilesRequest,
+    GetContextUsageRequest,
+    GetUsageRequest,
+    GetSessionCostRequest,
+    ListModelsRequest,
+    GetBinaryVersionRequest,
+    FileSuggestionsRequest,
+    RenameSessionRequest,
+    CancelAsyncMessageRequest,
+    ReadFileRequest,
+    SeedReadStateRequest,
+    RegisterRepoRootRequest,
+    ReloadPluginsRequest,
+    ReloadSkillsRequest,
+    ReloadOutputStylesRequest,
+    SetHasSubscribersRequest,
+    StopTaskRequest,
+    BackgroundTasksRequest,
+    GetTaskOutputRequest,
+    ApplyFlagSettingsRequest,
+    GetSettingsRequest,
+    GetHooksListingRequest,
+    UpdateSettingsRequest,
+    ListPermissionRulesRequest,
+    EndSessionRequest,
+    SetColorRequest,
+)
+"""Every host -> CLI request payload class (``mcp_message`` goes both ways)."""
+
+CLI_REQUESTS: tuple[type[WireModel], ...] = (
+    CanUseToolRequest,
+    HookCallbackRequest,
+    McpMessageRequest,
+    ElicitationRequest,
+    RequestUserDialogRequest,
+    OAuthTokenRefreshRequest,
+    HostAuthTokenRefreshRequest,
+)
+"""Every CLI -> host request payload class."""
+
+ControlRequestPayload = (
+    InitializeRequest
+    | InterruptRequest
+    | SetPermissionModeRequest
+    | SetModelRequest
+    | SetMaxThinkingTokensRequest
+    | McpStatusRequest
+    | McpMessageRequest
+    | McpSetServersRequest
+    | McpReconnectRequest
+    | McpToggleRequest
+    | SetMcpPermissionModeOverrideRequest
+    | McpReadResourceRequest
+    | McpCallRequest
+    | RewindFilesRequest
+    | GetContextUsageRequest
+    | GetUsageRequest
+    | GetSessionCostRequest
+    | ListModelsRequest
+    | GetBinaryVersionRequest
+    | FileSuggestionsRequest
+    | RenameSessionRequest
+    | CancelAsyncMessageRequest
+    | ReadFileRequest
+    | SeedReadStateRequest
+    | RegisterRepoRootRequest
+    | ReloadPluginsRequest
+    | ReloadSkillsRequest
+    | ReloadOutputStylesRequest
+    | SetHasSubscribersRequest
+    | StopTaskRequest
+    | BackgroundTasksRequest
+    | GetTaskOutputRequest
+    | ApplyFlagSettingsRequest
+    | GetSettingsRequest
+    | GetHooksListingRequest
+    | UpdateSettingsRequest
+    | ListPermissionRulesRequest
+    | EndSessionRequest
+    | SetColorRequest
+    | CanUseToolRequest
+    | HookCallbackRequest
+    | ElicitationRequest
+    | RequestUserDialogRequest
+    | OAuthTokenRefreshRequest
+    | HostAuthTokenRefreshRequest
+    | UnknownControlRequest
+)
+
+
+# ======================================================================================
+# Typed success bodies (keyed by the request subtype they answer)
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class InterruptResponse(WireModel):
+    """The interrupt's receipt: user messages still queued (and any cancelled)."""
+
+    still_queued: list[str] | None = None
+    cancelled: list[str] | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class SetModelResponse(WireModel):
+    """The model now in use."""
+
+    model: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class SetPermissionModeResponse(WireModel):
+    """The permission mode now in effect."""
+
+    mode: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class McpServerStatus(WireModel):
+    """One MCP server's status."""
+
+    name: str
+    status: str
+    server_info: _JSON | None = None
+    error: str | None = None
+    config: _JSON | None = None
+    scope: str | None = None
+    source: str | None = None
+    transport: str | None = None
+    tools: list[_JSON] | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class McpStatusResponse(WireModel):
+    """Every MCP server's status."""
+
+    mcp_servers: list[McpServerStatus] | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class McpSetServersResponse(WireModel):
+    """What ``mcp_set_servers`` changed; per-server failures are in ``errors``."""
+
+    added: list[str] | None = None
+    removed: list[str] | None = None
+    errors: dict[str, str] | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class RewindFilesResponse(WireModel):
+    """Whether files can be (or were) rewound."""
+
+    can_rewind: bool
+    error: str | None = None
+    files_changed: list[str] | None = None
+    insertions: int | None = None
+    deletions: int | None = None
+    skipped_links: Any = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class ContextUsageResponse(WireModel):
+    """How the context window is used."""
+
+    categories: list[_JSON] | None = None
+    total_tokens: int | None = None
+    max_tokens: int | None = None
+    raw_max_tokens: int | None = None
+    autocompact_source: Any = None
+    percentage: float | None = None
+    grid_rows: list[Any] | None = None
+    model: str | None = None
+    memory_files: list[Any] | None = None
+    mcp_tools: list[Any] | None = None
+    mcp_instructions: Any = None
+    deferred_builtin_tools: list[Any] | None = None
+    system_tools: list[Any] | None = None
+    system_prompt_sections: list[Any] | None = None
+    agents: list[Any] | None = None
+    slash_commands: Any = None
+    skills: Any = None
+    auto_compact_threshold: int | float | None = None
+    is_auto_compact_enabled: bool | None = None
+    message_breakdown: Any = None
+    api_usage: Any = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class GetBinaryVersionResponse(WireModel):
+    """The CLI binary's version facts."""
+
+    version: str | None = None
+    build_time: str | None = None
+    oldest_desktop_sdk: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class CancelAsyncMessageResponse(WireModel):
+    """Whether the queued message was withdrawn."""
+
+    cancelled: bool = False
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class ReadFileResponse(WireModel):
+    """A file read through the CLI."""
+
+    contents: str
+    abs_path: str | None = None
+    truncated: bool | None = None
+    encoding: str | None = None
+    lossy: bool | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class ListModelsResponse(WireModel):
+    """The models the CLI offers."""
+
+    models: list[ModelInfo] | None = None

@@ -1,0 +1,708 @@
+"""The exception family of ``claude_sdk``.
+
+Contract:
+
+* Every exception the SDK raises on purpose is a :class:`ClaudeSDKError`. Subclasses carry
+  the facts of the failure as typed attributes (exit code, signal, stderr tail, the offending
+  line, the control ``error_code``, the ``result`` frame); a message never replaces them.
+* ``kind`` is a short machine-readable class of failure (``"process"``, ``"timeout"``,
+  ``"auth"``, ...). Each subclass has a default; :class:`ResultError` derives it from its
+  result with :func:`classify_result`.
+* Constructors take the facts as keyword arguments and build a default message from them.
+  An explicit ``message`` overrides the headline; ``str()`` then still appends the facts
+  that the headline does not state.
+* Every instance pickles and unpickles with all its attributes intact (``__reduce__``
+  rebuilds it from its facts and restores any other instance attributes, such as notes).
+
+This module is pure: it performs no I/O and imports nothing else from the SDK at run time.
+"""
+
+from __future__ import annotations
+
+import signal as _signal
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from .messages import ResultMessage
+
+__all__ = [
+    "ClaudeSDKError",
+    "CLINotFoundError",
+    "ProcessError",
+    "MessageDecodeError",
+    "DriftError",
+    "LineTooLongError",
+    "ControlTimeoutError",
+    "InitializeTimeoutError",
+    "InactivityTimeoutError",
+    "ControlRequestError",
+    "SessionClosedError",
+    "SessionNotFoundError",
+    "ResultError",
+    "classify_result",
+]
+
+_E = TypeVar("_E", bound="ClaudeSDKError")
+
+#: Bytes of an offending line shown in messages and logs.
+SHORT_REPR_BYTES = 200
+#: Lines of stderr shown by ``str(ProcessError)``; the attribute keeps the whole tail.
+_STDERR_LINES_SHOWN = 20
+
+
+def short_repr(data: bytes, limit: int = SHORT_REPR_BYTES) -> str:
+    """Return the repr of at most the first ``limit`` bytes of ``data``.
+
+    Args:
+        data: The bytes to show.
+        limit: How many leading bytes to show.
+
+    Returns:
+        ``repr(data[:limit])``, followed by the total size when ``data`` was cut.
+    """
+    if len(data) <= limit:
+        return repr(data)
+    return f"{data[:limit]!r}... ({len(data)} bytes)"
+
+
+def _rebuild(cls: type[_E], facts: dict[str, Any]) -> _E:
+    """Unpickling helper: call ``cls`` with its facts as keyword arguments."""
+    return cls(**facts)
+
+
+class ClaudeSDKError(Exception):
+    """Base class of every error raised by ``claude_sdk``.
+
+    A subclass that adds constructor arguments stores them before calling
+    ``super().__init__`` and extends ``_facts`` with them, so that pickling and ``repr``
+    keep them.
+
+    Attributes:
+        message: The headline: the explicit message, or one built from the facts.
+        kind: A machine-readable class of failure, or ``None``.
+    """
+
+    #: The ``kind`` given to instances that do not pass one.
+    default_kind: str | None = None
+
+    message: str
+    kind: str | None
+
+    def __init__(self, message: str | None = None, *, kind: str | None = None) -> None:
+        """Initialise from an optional message and kind.
+
+        Args:
+            message: Overrides the default message built from the facts.
+            kind: Overrides the class's default ``kind``.
+        """
+        self.kind = kind if kind is not None else self.default_kind
+        self.message = message if message is not None else self._default_message()
+        super().__init__(self.message)
+
+    # Subclasses set their facts before calling ``super().__init__``, so these hooks can
+    # read them.
+
+    def _default_message(self) -> str:
+        """Return the headline built from the facts."""
+        return "Claude SDK error"
+
+    def _facts_text(self) -> str:
+        """Return the facts as a compact text, shown after an explicit message."""
+        return ""
+
+    def _extra_text(self) -> str:
+        """Return a trailing block always appended to ``str()`` (starts with a newline)."""
+        return ""
+
+    def _facts(self) -> dict[str, Any]:
+        """Return the keyword arguments that rebuild this error."""
+        return {"message": self.message, "kind": self.kind}
+
+    def __str__(self) -> str:
+        text = self.message
+        if text != self._default_message():
+            facts = self._facts_text()
+            if facts and facts not in text:
+                text = f"{text} ({facts})"
+        return text + self._extra_text()
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{key}={value!r}" for key, value in self._facts().items())
+        return f"{type(self).__name__}({args})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Keyword-only constructors defeat BaseException's default ``cls(*args)``; rebuild
+        # from the facts, then restore any other attributes (``__notes__``, user additions).
+        return (_rebuild, (type(self), self._facts()), dict(self.__dict__))
+
+
+class CLINotFoundError(ClaudeSDKError):
+    """The Claude Code CLI executable could not be found.
+
+    Attributes:
+        searched: Every place looked, in order, each a human-readable line such as
+            ``"option cli_path: /x/claude (not found)"``.
+        hint: How to install the CLI or point the SDK at it.
+    """
+
+    default_kind = "cli_not_found"
+
+    searched: tuple[str, ...]
+    hint: str
+
+    def __init__(
+        self,
+        message: str | None = None,
+        *,
+        searched: tuple[str, ...] | list[str] = (),
+        hint: str = (
+            "install it with `npm install -g @anthropic-ai/claude-code`, "
+            "or set Options.cli_path to the executable"
+        ),
+        kind: str | None = None,
+    ) -> None:
+        """Initialise from the places searched and an install hint."""
+        self.searched = tuple(searched)
+        self.hint = hint
+        super().__init__(message, kind=kind)
+
+    def _default_message(self) -> str:
+        return "Claude Code CLI not found"
+
+    def _extra_text(self) -> str:
+        lines = ["", "searched:"] if self.searched else ["", "searched: (nowhere)"]
+        lines.extend(f"  - {place}" for place in self.searched)
+        lines.append(f"hint: {self.hint}")
+        return "\n".join(lines)
+
+    def _facts(self) -> dict[str, Any]:
+        return {**super()._facts(), "searched": self.searched, "hint": self.hint}
+
+
+def _signal_name(signum: int) -> str:
+    try:
+        return _signal.Signals(signum).name
+    except ValueError:
+        return f"signal {signum}"
+
+
+class ProcessError(ClaudeSDKError):
+    """The CLI process failed: it could not start, exited non-zero, or was killed.
+
+    Attributes:
+        exit_code: The exit status, or ``None`` when unknown or killed by a signal.
+        signal: The number of the signal that killed the process, or ``None``.
+        stderr_tail: The last part of the CLI's stderr (possibly empty).
+        cli_path: The resolved CLI path, when known.
+    """
+
+    default_kind = "process"
+
+    exit_code: int | None
+    signal: int | None
+    stderr_tail: str
+    cli_path: str | None
+
+    def __init__(
+        self,
+        message: str | None = None,
+        *,
+        exit_code: int | None = None,
+        signal: int | None = None,
+        stderr_tail: str = "",
+        cli_path: str | None = None,
+        kind: str | None = None,
+    ) -> None:
+        """Initialise from the exit status, signal, stderr tail and CLI path."""
+        self.exit_code = exit_code
+        self.signal = signal
+        self.stderr_tail = stderr_tail
+        self.cli_path = cli_path
+        super().__init__(message, kind=kind)
+
+    def _status(self) -> str:
+        if self.signal is not None:
+            return f"killed by {_signal_name(self.signal)} ({self.signal})"
+        if self.exit_code is not None:
+            return f"exit code {self.exit_code}"
+        return ""
+
+    def _default_message(self) -> str:
+        cli = f" ({self.cli_path})" if self.cli_path else ""
+        if self.kind == "spawn":
+            head = f"could not start the Claude Code CLI{cli}"
+        elif self.signal is not None:
+            head = f"Claude Code CLI{cli} was {self._status()}"
+        elif self.exit_code is not None:
+            head = f"Claude Code CLI{cli} exited with {self._status()}"
+        else:
+            head = f"Claude Code CLI{cli} failed"
+        return head
+
+    def _facts_text(self) -> str:
+        return self._status()
+
+    def _extra_text(self) -> str:
+        tail = self.stderr_tail.rstrip()
+        if not tail:
+            return "\nstderr: (empty)"
+        lines = tail.splitlines()[-_STDERR_LINES_SHOWN:]
+        return "\nstderr (last lines):\n" + "\n".join(f"  {line}" for line in lines)
+
+    def _facts(self) -> dict[str, Any]:
+        return {
+            **super()._facts(),
+            "exit_code": self.exit_code,
+            "signal": self.signal,
+            "stderr_tail": self.stderr_tail,
+            "cli_path": self.cli_path,
+        }
+
+
+class MessageDecodeError(ClaudeSDKError):
+    """A line from the CLI could not be decoded into a message.
+
+    Attributes:
+        line: The offending line, whole.
+        reason: Why it could not be decoded.
+    """
+
+    default_kind = "decode"
+
+    line: bytes
+    reason: str
+
+    def __init__(
+        self,
+        message: str | None = None,
+        *,
+        line: bytes = b"",
+        reason: str = "invalid message",
+        kind: str | None = None,
+    ) -> None:
+        """Initialise from the offending line and the reason."""
+        self.line = line
+        self.reason = reason
+        super().__init__(message, kind=kind)
+
+    def _default_message(self) -> str:
+        return f"could not decode a CLI message: {self.reason}: {short_repr(self.line)}"
+
+    def _facts_text(self) -> str:
+        return f"{self.reason}: {short_repr(self.line)}"
+
+    def _facts(self) -> dict[str, Any]:
+        return {**super()._facts(), "line": self.line, "reason": self.reason}
+
+
+class DriftError(MessageDecodeError):
+    """A strict decode found kinds, fields or value types the model does not know.
+
+    Raised only by ``claude_sdk.wire.decode(line, strict=True)`` (tests and upgrade checks);
+    normal decoding keeps unknown data instead.
+
+    Attributes:
+        findings: One line per finding, with its JSON path.
+    """
+
+    default_kind = "drift"
+
+    findings: tuple[str, ...]
+
+    def __init__(
+        self,
+        message: str | None = None,
+        *,
+        line: bytes = b"",
+        findings: tuple[str, ...] | list[str] = (),
+        kind: str | None = None,
+    ) -> None:
+        """Initialise from the line and what the strict check found."""
+        self.findings = tuple(findings)
+        reason = "; ".join(self.findings) or "drift"
+        super().__init__(message, line=line, reason=f"model drift: {reason}", kind=kind)
+
+    def _facts(self) -> dict[str, Any]:
+        facts = super()._facts()
+        facts.pop("reason", None)
+        return {**facts, "findings": self.findings}
+
+
+class LineTooLongError(ClaudeSDKError):
+    """A line on the CLI's stdout was longer than ``Options.max_line_bytes``.
+
+    Attributes:
+        limit: The limit in bytes (``Options.max_line_bytes``).
+        size: Bytes of the line seen when it was rejected; at least ``limit + 1``, and the
+            full length only when the whole line had arrived by then.
+    """
+
+    default_kind = "line_too_long"
+
+    limit: int
+    size: int
+
+    def __init__(
+        self,
+        message: str | None = None,
+        *,
+        limit: int,
+        size: int,
+        kind: str | None = None,
+    ) -> None:
+        """Initialise from the limit and the bytes seen."""
+        self.limit = limit
+        self.size = size
+        super().__init__(message, kind=kind)
+
+    def _default_message(self) -> str:
+        return (
+            f"a CLI stdout line exceeded the limit of {self.limit} bytes "
+            f"(rejected after {self.size} bytes); raise Options.max_line_bytes to accept it"
+        )
+
+    def _facts_text(self) -> str:
+        return f"limit={self.limit}, size={self.size}, option Options.max_line_bytes"
+
+    def _facts(self) -> dict[str, Any]:
+        return {**super()._facts(), "limit": self.limit, "size": self.size}
+
+
+class ControlTimeoutError(ClaudeSDKError, TimeoutError):
+    """A control request got no response in time.
+
+    Attributes:
+        subtype: The control request's subtype (for example ``"interrupt"``).
+        request_id: The request's id, when one was assigned.
+        timeout: The time waited, in seconds.
+    """
+
+    default_kind = "timeout"
+
+    subtype: str
+    request_id: str | None
+    timeout: float
+
+    def __init__(
+        self,
+        message: str | None = None,
+        *,
+        subtype: str,
+        timeout: float,
+        request_id: str | None = None,
+        kind: str | None = None,
+    ) -> None:
+        """Initialise from the subtype, timeout and request id."""
+        self.subtype = subtype
+        self.request_id = request_id
+        self.timeout = timeout
+        super().__init__(message, kind=kind)
+
+    def _default_message(self) -> str:
+        rid = f" (request_id={self.request_id})" if self.request_id else ""
+        return f"control request {self.subtype!r}{rid} got no response within {self.timeout:g} s"
+
+    def _facts_text(self) -> str:
+        return f"subtype={self.subtype}, request_id={self.request_id}, timeout={self.timeout:g}"
+
+    def _facts(self) -> dict[str, Any]:
+        return {
+            **super()._facts(),
+            "subtype": self.subtype,
+            "timeout": self.timeout,
+            "request_id": self.request_id,
+        }
+
+
+class InitializeTimeoutError(ControlTimeoutError):
+    """The CLI did not answer the ``initialize`` handshake in time."""
+
+    def __init__(
+        self,
+        message: str | None = None,
+        *,
+        timeout: float,
+        request_id: str | None = None,
+        subtype: str = "initialize",
+        kind: str | None = None,
+    ) -> None:
+        """Initialise from the timeout and request id."""
+        super().__init__(
+            message, subtype=subtype, timeout=timeout, request_id=request_id, kind=kind
+        )
+
+    def _default_message(self) -> str:
+        return (
+            f"the Claude Code CLI did not answer the initialize request within {self.timeout:g} s"
+        )
+
+
+class InactivityTimeoutError(ClaudeSDKError, TimeoutError):
+    """The CLI produced no output for longer than the inactivity timeout.
+
+    Attributes:
+        timeout: The inactivity limit, in seconds.
+        last_activity: ``time.monotonic()`` of the last output seen, or ``None``.
+    """
+
+    default_kind = "timeout"
+
+    timeout: float
+    last_activity: float | None
+
+    def __init__(
+        self,
+        message: str | None = None,
+        *,
+        timeout: float,
+        last_activity: float | None = None,
+        kind: str | None = None,
+    ) -> None:
+        """Initialise from the timeout and the time of the last activity."""
+        self.timeout = timeout
+        self.last_activity = last_activity
+        super().__init__(message, kind=kind)
+
+    def _default_message(self) -> str:
+        return f"no output from the Claude Code CLI for {self.timeout:g} s"
+
+    def _facts_text(self) -> str:
+        return f"timeout={self.timeout:g}"
+
+    def _facts(self) -> dict[str, Any]:
+        return {**super()._facts(), "timeout": self.timeout, "last_activity": self.last_activity}
+
+
+class ControlRequestError(ClaudeSDKError):
+    """The CLI answered a control request with an error.
+
+    Attributes:
+        subtype: The control request's subtype.
+        error: The CLI's error text.
+        error_code: The CLI's machine-readable error code, when given.
+        request_id: The request's id, when known.
+    """
+
+    default_kind = "control"
+
+    subtype: str
+    error: str
+    error_code: str | None
+    request_id: str | None
+
+    def __init__(
+        self,
+        message: str | None = None,
+        *,
+        subtype: str,
+        error: str,
+        error_code: str | None = None,
+        request_id: str | None = None,
+        kind: str | None = None,
+    ) -> None:
+        """Initialise from the subtype, error text, error code and request id."""
+        self.subtype = subtype
+        self.error = error
+        self.error_code = error_code
+        self.request_id = request_id
+        super().__init__(message, kind=kind)
+
+    def _default_message(self) -> str:
+        code = f" [error_code={self.error_code}]" if self.error_code else ""
+        return f"control request {self.subtype!r} failed: {self.error}{code}"
+
+    def _facts_text(self) -> str:
+        code = f", error_code={self.error_code}" if self.error_code else ""
+        return f"subtype={self.subtype}, error={self.error!r}{code}"
+
+    def _facts(self) -> dict[str, Any]:
+        return {
+            **super()._facts(),
+            "subtype": self.subtype,
+            "error": self.error,
+            "error_code": self.error_code,
+            "request_id": self.request_id,
+        }
+
+
+class SessionClosedError(ClaudeSDKError):
+    """The session, or the CLI's stdout, has ended.
+
+    Attributes:
+        cause: What ended it, as text (for example ``"CLI stdout reached EOF"``), or ``None``.
+    """
+
+    default_kind = "session_closed"
+
+    cause: str | None
+
+    def __init__(
+        self,
+        message: str | None = None,
+        *,
+        cause: str | None = None,
+        kind: str | None = None,
+    ) -> None:
+        """Initialise from an optional description of the cause."""
+        self.cause = cause
+        super().__init__(message, kind=kind)
+
+    def _default_message(self) -> str:
+        return f"the session is closed: {self.cause}" if self.cause else "the session is closed"
+
+    def _facts_text(self) -> str:
+        return self.cause or ""
+
+    def _facts(self) -> dict[str, Any]:
+        return {**super()._facts(), "cause": self.cause}
+
+
+class SessionNotFoundError(ClaudeSDKError):
+    """No stored session has the requested id.
+
+    Attributes:
+        session_id: The id that was looked up.
+    """
+
+    default_kind = "session_not_found"
+
+    session_id: str
+
+    def __init__(
+        self, message: str | None = None, *, session_id: str, kind: str | None = None
+    ) -> None:
+        """Initialise from the session id."""
+        self.session_id = session_id
+        super().__init__(message, kind=kind)
+
+    def _default_message(self) -> str:
+        return f"session {self.session_id!r} not found"
+
+    def _facts_text(self) -> str:
+        return f"session_id={self.session_id}"
+
+    def _facts(self) -> dict[str, Any]:
+        return {**super()._facts(), "session_id": self.session_id}
+
+
+_STATUS_KINDS = {
+    401: "auth",
+    403: "auth",
+    413: "context_length",
+    429: "rate_limit",
+    529: "overloaded",
+}
+_SUBTYPE_KINDS = {
+    "error_max_turns": "max_turns",
+    "error_max_budget_usd": "budget",
+    "error_max_structured_output_retries": "structured_output",
+}
+_TERMINAL_KINDS = {
+    "prompt_too_long": "context_length",
+    "aborted_streaming": "aborted",
+    "aborted_tools": "aborted",
+    "max_turns": "max_turns",
+    "budget_exhausted": "budget",
+    "structured_output_retry_exhausted": "structured_output",
+    "api_error": "api_error",
+}
+
+
+def classify_result(result: object) -> str:
+    """Return the ``kind`` of an error result.
+
+    Reads ``subtype``, ``is_error``, ``api_error_status``, ``terminal_reason``, ``result``
+    and ``errors`` with ``getattr`` (missing attributes count as ``None``), so any object
+    shaped like a ``ResultMessage`` works. The first rule that matches wins:
+
+    1. ``subtype``: ``error_max_turns`` -> ``"max_turns"``, ``error_max_budget_usd`` ->
+       ``"budget"``, ``error_max_structured_output_retries`` -> ``"structured_output"``.
+    2. ``api_error_status``: 401/403 -> ``"auth"``, 429 -> ``"rate_limit"``, 529 ->
+       ``"overloaded"``, 413 -> ``"context_length"``.
+    3. ``result`` text containing "Not logged in" -> ``"auth"``.
+    4. ``terminal_reason``: ``prompt_too_long`` -> ``"context_length"``,
+       ``aborted_streaming``/``aborted_tools`` -> ``"aborted"``, ``max_turns`` ->
+       ``"max_turns"``, ``budget_exhausted`` -> ``"budget"``,
+       ``structured_output_retry_exhausted`` -> ``"structured_output"``, ``api_error`` ->
+       ``"api_error"``.
+    5. Any other integer ``api_error_status``, or ``subtype == "success"`` with
+       ``is_error`` true (how the CLI reports API errors) -> ``"api_error"``.
+    6. Otherwise ``"error"``.
+
+    Args:
+        result: A ``ResultMessage`` or a stand-in with the same attribute names.
+
+    Returns:
+        The kind, for example ``"rate_limit"``.
+    """
+    subtype = getattr(result, "subtype", None)
+    if isinstance(subtype, str) and subtype in _SUBTYPE_KINDS:
+        return _SUBTYPE_KINDS[subtype]
+    status = getattr(result, "api_error_status", None)
+    has_status = isinstance(status, int) and not isinstance(status, bool)
+    if has_status and status in _STATUS_KINDS:
+        return _STATUS_KINDS[status]
+    text = getattr(result, "result", None)
+    if isinstance(text, str) and "not logged in" in text.lower():
+        return "auth"
+    terminal = getattr(result, "terminal_reason", None)
+    if isinstance(terminal, str) and terminal in _TERMINAL_KINDS:
+        return _TERMINAL_KINDS[terminal]
+    if has_status or (subtype == "success" and getattr(result, "is_error", None) is True):
+        return "api_error"
+    return "error"
+
+
+def _describe_result(result: object) -> str:
+    """Return a one-line description of an error result that is never empty."""
+    subtype = getattr(result, "subtype", None)
+    facts: list[str] = []
+    terminal = getattr(result, "terminal_reason", None)
+    if terminal:
+        facts.append(f"terminal_reason={terminal}")
+    status = getattr(result, "api_error_status", None)
+    if status is not None:
+        facts.append(f"api_error_status={status}")
+    head = f"turn ended with {subtype or 'an error'}"
+    if subtype == "success" and getattr(result, "is_error", None) is True:
+        head = "turn ended with an error"
+    if facts:
+        head += f" ({', '.join(facts)})"
+    details: list[str] = []
+    errors = getattr(result, "errors", None)
+    if isinstance(errors, (list, tuple)):
+        details.extend(str(e) for e in errors if e)
+    text = getattr(result, "result", None)
+    if isinstance(text, str) and text.strip():
+        details.insert(0, text.strip())
+    if details:
+        head += ": " + "; ".join(details)
+    return head
+
+
+class ResultError(ClaudeSDKError):
+    """A turn ended with an error result.
+
+    Attributes:
+        result: The ``ResultMessage`` that reported the error.
+        kind: ``classify_result(result)`` unless given explicitly.
+    """
+
+    result: ResultMessage
+
+    def __init__(
+        self, message: str | None = None, *, result: ResultMessage, kind: str | None = None
+    ) -> None:
+        """Initialise from the error result."""
+        self.result = result
+        super().__init__(message, kind=kind if kind is not None else classify_result(result))
+
+    def _default_message(self) -> str:
+        return _describe_result(self.result)
+
+    def _facts_text(self) -> str:
+        subtype = getattr(self.result, "subtype", None)
+        return f"kind={self.kind}, subtype={subtype}"
+
+    def _facts(self) -> dict[str, Any]:
+        return {**super()._facts(), "result": self.result}

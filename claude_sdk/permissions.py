@@ -1,0 +1,191 @@
+"""Permissions: modes, permission updates and the answers to ``can_use_tool``.
+
+Shapes follow CLI 2.1.330 (``reference/PROTOCOL.md`` §10 and §6.6). Field names are snake_case;
+the codec writes the camelCase wire keys (``toolName``, ``ruleContent``, ``updatedInput``,
+``updatedPermissions``, ``toolUseID``, ``decisionClassification``).
+
+* `PermissionUpdate` is keyed on ``type``. An unknown ``type`` decodes to
+  `UnknownPermissionUpdate` (the raw dict), so a new kind of suggestion never breaks a
+  ``can_use_tool`` request. ``behavior`` on the rule updates is a data field, not a tag.
+* `PermissionResult` is what the host answers to ``can_use_tool``: `PermissionAllow` or
+  `PermissionDeny`, tagged by ``behavior``. Optional fields left as None are not sent.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal
+
+import attrs
+
+from ._base import UnknownBase, WireModel
+
+__all__ = [
+    "PermissionMode",
+    "PermissionBehavior",
+    "PermissionUpdateDestination",
+    "DecisionClassification",
+    "PermissionRuleValue",
+    "AddRulesUpdate",
+    "ReplaceRulesUpdate",
+    "RemoveRulesUpdate",
+    "SetModeUpdate",
+    "AddDirectoriesUpdate",
+    "RemoveDirectoriesUpdate",
+    "UnknownPermissionUpdate",
+    "PermissionUpdate",
+    "PermissionAllow",
+    "PermissionDeny",
+    "PermissionResult",
+]
+
+#: The modes ``set_permission_mode`` accepts (§10.1). The ``--permission-mode`` flag calls
+#: ``default`` ``manual``; the protocol never does.
+PermissionMode = Literal["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk", "auto"]
+
+#: What a rule does to a matching tool call.
+PermissionBehavior = Literal["allow", "deny", "ask"]
+
+#: Where a permission update is stored.
+PermissionUpdateDestination = Literal[
+    "userSettings", "projectSettings", "localSettings", "session", "cliArg"
+]
+
+#: How a host decision is recorded (``tool_result_meta`` ``source``).
+DecisionClassification = Literal["user_temporary", "user_permanent", "user_reject"]
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class PermissionRuleValue(WireModel):
+    """One rule: a tool name and an optional specifier (``Bash`` + ``git *``)."""
+
+    tool_name: str
+    #: The part in parentheses of ``Tool(specifier)``; omitted on the wire when None.
+    rule_content: str | None = None
+
+
+# --------------------------------------------------------------------------------------
+# PermissionUpdate (§10.3)
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class AddRulesUpdate(WireModel):
+    """Add rules with one behavior."""
+
+    type: ClassVar[str] = "addRules"
+    rules: list[PermissionRuleValue]
+    behavior: PermissionBehavior
+    destination: PermissionUpdateDestination = "session"
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class ReplaceRulesUpdate(WireModel):
+    """Replace every rule of one behavior at the destination."""
+
+    type: ClassVar[str] = "replaceRules"
+    rules: list[PermissionRuleValue]
+    behavior: PermissionBehavior
+    destination: PermissionUpdateDestination = "session"
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class RemoveRulesUpdate(WireModel):
+    """Remove rules of one behavior."""
+
+    type: ClassVar[str] = "removeRules"
+    rules: list[PermissionRuleValue]
+    behavior: PermissionBehavior
+    destination: PermissionUpdateDestination = "session"
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class SetModeUpdate(WireModel):
+    """Switch the permission mode."""
+
+    type: ClassVar[str] = "setMode"
+    mode: PermissionMode
+    destination: PermissionUpdateDestination = "session"
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class AddDirectoriesUpdate(WireModel):
+    """Add working directories the tools may use."""
+
+    type: ClassVar[str] = "addDirectories"
+    directories: list[str]
+    destination: PermissionUpdateDestination = "session"
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class RemoveDirectoriesUpdate(WireModel):
+    """Remove working directories."""
+
+    type: ClassVar[str] = "removeDirectories"
+    directories: list[str]
+    destination: PermissionUpdateDestination = "session"
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class UnknownPermissionUpdate(UnknownBase):
+    """A permission update of a ``type`` the model does not know; ``raw`` is the dict."""
+
+    @property
+    def type(self) -> str | None:
+        """The update's ``type``, if it is a string."""
+        value = self.raw.get("type")
+        return value if isinstance(value, str) else None
+
+
+PermissionUpdate = (
+    AddRulesUpdate
+    | ReplaceRulesUpdate
+    | RemoveRulesUpdate
+    | SetModeUpdate
+    | AddDirectoriesUpdate
+    | RemoveDirectoriesUpdate
+    | UnknownPermissionUpdate
+)
+
+
+# --------------------------------------------------------------------------------------
+# PermissionResult (§10.2): the success payload of a can_use_tool answer
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class PermissionAllow(WireModel):
+    """Let the tool run.
+
+    Attributes:
+        updated_input: the input to run with. The official SDKs always send it (the original
+            input when unchanged).
+        updated_permissions: updates to apply, e.g. a ``permission_suggestions`` entry
+            echoed back for "always allow".
+        tool_use_id: the ``tool_use_id`` of the request (wire ``toolUseID``).
+        decision_classification: how the decision is recorded.
+    """
+
+    behavior: ClassVar[str] = "allow"
+    updated_input: dict[str, Any] | None = None
+    updated_permissions: list[PermissionUpdate] | None = None
+    tool_use_id: str | None = None
+    decision_classification: DecisionClassification | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class PermissionDeny(WireModel):
+    """Refuse the tool call.
+
+    Attributes:
+        message: why; it becomes the text of the error ``tool_result`` the model sees.
+        interrupt: also stop the turn.
+        tool_use_id: the ``tool_use_id`` of the request (wire ``toolUseID``).
+        decision_classification: how the decision is recorded.
+    """
+
+    behavior: ClassVar[str] = "deny"
+    message: str = ""
+    interrupt: bool | None = None
+    tool_use_id: str | None = None
+    decision_classification: DecisionClassification | None = None
+
+
+PermissionResult = PermissionAllow | PermissionDeny

@@ -1,0 +1,39 @@
+"""The project's front door: ``nox -s lint typecheck tests-3.11`` (see README.md)."""
+
+from __future__ import annotations
+
+import nox
+
+nox.needs_version = ">=2025.2.9"
+nox.options.default_venv_backend = "uv|virtualenv"
+nox.options.reuse_existing_virtualenvs = True
+nox.options.error_on_missing_interpreters = False
+nox.options.sessions = ["lint", "typecheck", "tests"]
+
+PYTHONS = ["3.10", "3.11", "3.12", "3.13"]
+PYPROJECT = nox.project.load_toml("pyproject.toml")
+TEST_DEPS = nox.project.dependency_groups(PYPROJECT, "test")
+LINT_DEPS = nox.project.dependency_groups(PYPROJECT, "lint")
+TYPE_DEPS = nox.project.dependency_groups(PYPROJECT, "typecheck")
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """ruff check (ASYNC rules, ASYNC119 included) and ruff format --check."""
+    session.install(*LINT_DEPS)
+    session.run("ruff", "check", ".")
+    session.run("ruff", "format", "--check", ".")
+
+
+@nox.session(python="3.11")
+def typecheck(session: nox.Session) -> None:
+    """mypy --strict over claude_sdk, tests and examples."""
+    session.install("-e", ".", *TEST_DEPS, *TYPE_DEPS)
+    session.run("mypy")
+
+
+@nox.session(python=PYTHONS)
+def tests(session: nox.Session) -> None:
+    """pytest; every async test runs on asyncio and trio."""
+    session.install("-e", ".", *TEST_DEPS)
+    session.run("pytest", "-m", "not e2e", *session.posargs)
