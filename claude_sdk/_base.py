@@ -28,13 +28,32 @@ from typing import Any, ClassVar
 
 import attrs
 
-__all__ = ["EMPTY", "Frame", "UnknownBase", "WireModel", "field_names", "prepare_class"]
+__all__ = [
+    "EMPTY",
+    "Frame",
+    "UnknownBase",
+    "WireModel",
+    "field_names",
+    "keep_none",
+    "prepare_class",
+]
 
 #: The shared, immutable empty mapping used as ``extra`` when nothing is unknown.
 EMPTY: Mapping[str, Any] = types.MappingProxyType({})
 
 _NONE_DEFAULTS: dict[type, tuple[str, ...]] = {}
 _FIELD_NAMES: dict[type, frozenset[str]] = {}
+_KEEP_NONE: dict[type, frozenset[str]] = {}
+
+
+def keep_none(cls: type, names: frozenset[str]) -> None:
+    """Fields of ``cls`` that a Python-built instance keeps even when None.
+
+    The codec declares here the optional fields the wire always carries (written as
+    ``null``), so that instances built in Python encode them like the CLI does.
+    """
+    _KEEP_NONE[cls] = names
+    _NONE_DEFAULTS.clear()
 
 
 def field_names(cls: type) -> frozenset[str]:
@@ -61,7 +80,8 @@ _EXTRA = _ExtraDescriptor()
 
 
 def prepare_class(cls: type) -> tuple[str, ...]:
-    """Install class-level defaults for ``cls`` and return its None-default field names.
+    """Install class-level defaults for ``cls`` and return the names of its fields that a
+    Python-built instance drops from ``__dict__`` when they are None.
 
     Raises:
         TypeError: a field has a factory default (see the module invariants).
@@ -69,6 +89,9 @@ def prepare_class(cls: type) -> tuple[str, ...]:
     names = _NONE_DEFAULTS.get(cls)
     if names is not None:
         return names
+    keep: set[str] = set()
+    for klass in cls.__mro__:
+        keep |= _KEEP_NONE.get(klass, frozenset())
     collected = []
     for a in attrs.fields(cls):
         if a.default is attrs.NOTHING:
@@ -81,7 +104,7 @@ def prepare_class(cls: type) -> tuple[str, ...]:
             type.__setattr__(cls, "extra", _EXTRA)
         elif a.name not in cls.__dict__:
             type.__setattr__(cls, a.name, a.default)
-        if a.default is None:
+        if a.default is None and a.name not in keep:
             collected.append(a.name)
     names = _NONE_DEFAULTS[cls] = tuple(collected)
     return names

@@ -36,7 +36,7 @@ import attrs
 import cattrs
 import orjson
 
-from .._base import EMPTY, prepare_class
+from .._base import EMPTY, keep_none, prepare_class
 from ..errors import MessageDecodeError
 
 __all__ = [
@@ -119,7 +119,8 @@ class WireSpec:
     Attributes:
         renames: field name -> wire key, for the fields whose key differs.
         camel: every field (and tag) not in ``renames`` is camelCase on the wire.
-        always: optional fields written even when None (the CLI always sends them).
+        always: optional fields that a Python-built instance writes even when None (the CLI
+            always sends them); a decoded instance writes what the wire carried.
         frame: a top-level frame: the decoded dict is kept in ``raw``.
     """
 
@@ -152,6 +153,7 @@ def register_spec(
     if cls in _SPECS:
         raise RuntimeError(f"wire spec for {cls.__qualname__} registered twice")
     _SPECS[cls] = WireSpec(renames=renames, camel=camel, always=frozenset(always), frame=frame)
+    keep_none(cls, frozenset(always))
 
 
 def register_frames(*classes: type) -> None:
@@ -507,8 +509,9 @@ def _build_structure(cls: type) -> Callable[[dict[str, Any]], Any]:
 def _build_unstructure(cls: type) -> Callable[[Any], dict[str, Any]]:
     """Generate ``unstructure(o) -> dict`` for one attrs wire class.
 
-    Required and ``always`` fields are written from their values; optional fields are written
-    when the instance holds them (see ``claude_sdk._base``: absent means "not on the wire").
+    Required fields are written from their values; optional fields when the instance holds
+    them (see ``claude_sdk._base``: absent means "not on the wire"; a Python-built instance
+    holds its non-None values and its ``always`` fields).
     """
     prepare_class(cls)
     spec = _spec(cls)
@@ -526,7 +529,7 @@ def _build_unstructure(cls: type) -> Callable[[Any], dict[str, Any]]:
         wire = spec.wire_name(a.name)
         conv = _unstructure_expr(ftypes[a.name], "v")
         value = f"None if v is None else {conv}" if conv else "v"
-        if a.default is attrs.NOTHING or a.name in spec.always:
+        if a.default is attrs.NOTHING:
             lines.append(f"    v = o.{a.name}")
             lines.append(f"    d[{wire!r}] = {value}")
         else:
