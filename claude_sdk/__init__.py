@@ -36,7 +36,9 @@ from .errors import ResultError as ResultError
 from .errors import SessionClosedError as SessionClosedError
 from .errors import SessionNotFoundError as SessionNotFoundError
 from .hooks import AsyncHookOutput as AsyncHookOutput
+from .hooks import HookContext as HookContext
 from .hooks import HookInput as HookInput
+from .hooks import HookMatcher as HookMatcher
 from .hooks import HookOutput as HookOutput
 from .hooks import PostToolUseInput as PostToolUseInput
 from .hooks import PreToolUseInput as PreToolUseInput
@@ -67,14 +69,30 @@ from .messages import UnknownBlock as UnknownBlock
 from .messages import UnknownMessage as UnknownMessage
 from .messages import Usage as Usage
 from .messages import UserMessage as UserMessage
+from .options import Options as Options
 from .permissions import PermissionAllow as PermissionAllow
 from .permissions import PermissionDeny as PermissionDeny
 from .permissions import PermissionResult as PermissionResult
 from .permissions import PermissionUpdate as PermissionUpdate
+from .permissions import ToolPermissionContext as ToolPermissionContext
+from .query import Reply as Reply
+from .query import ask as ask
+from .query import query as query
+from .session import MessageStream as MessageStream
+from .session import Session as Session
+from .session import open_session as open_session
 
 __all__ = [
     "__version__",
     "wire",
+    # sessions
+    "open_session",
+    "Session",
+    "MessageStream",
+    "query",
+    "ask",
+    "Reply",
+    "Options",
     # messages
     "Message",
     "AssistantMessage",
@@ -128,6 +146,9 @@ __all__ = [
     "HookOutput",
     "AsyncHookOutput",
     "PreToolUseOutput",
+    "HookMatcher",
+    "HookContext",
+    "ToolPermissionContext",
     "PermissionAllow",
     "PermissionDeny",
     "PermissionResult",

@@ -17,6 +17,7 @@ the codec maps names (``_protocol/schema_hooks.py``).
 from __future__ import annotations
 
 import typing
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
 import attrs
@@ -25,6 +26,10 @@ from ._base import UnknownBase, WireModel
 from .permissions import PermissionMode, PermissionResult, PermissionUpdate
 
 __all__ = [
+    "HookCallback",
+    "HookContext",
+    "HookMatcher",
+    "HookResult",
     "HookEvent",
     "HOOK_EVENTS",
     # inputs
@@ -919,3 +924,49 @@ class AsyncHookOutput(WireModel):
 
     async_: bool = True
     async_timeout: float | None = None
+
+
+# ======================================================================================
+# Registering hooks (host side; not wire classes)
+
+
+@attrs.frozen(kw_only=True)
+class HookContext:
+    """What a hook callback knows besides its input.
+
+    Attributes:
+        callback_id: the id the CLI called (``hook_<n>``).
+        tool_use_id: the tool call's id for tool events, a random id otherwise.
+        request_id: the id of the ``hook_callback`` control request.
+    """
+
+    callback_id: str
+    tool_use_id: str | None = None
+    request_id: str | None = None
+
+
+HookResult = HookOutput | AsyncHookOutput | Mapping[str, Any] | None
+"""What a hook callback returns: typed output, a raw wire dict, or None (no opinion)."""
+
+HookCallback = Callable[[Any, HookContext], Awaitable[HookResult] | HookResult]
+"""``callback(hook_input, context)``; sync or async. ``hook_input`` is the event's typed input."""
+
+
+@attrs.frozen(kw_only=True)
+class HookMatcher:
+    """Callbacks for one event, optionally filtered by a tool-name matcher.
+
+    Attributes:
+        matcher: a tool name or pattern (``"Bash"``, ``"Write|Edit"``), or None for all.
+        hooks: the callbacks, run in order; each gets its own callback id.
+        timeout: seconds the CLI (and the SDK) give each callback.
+        on_failure: ``"block"`` (a failed or late callback blocks the action, where the CLI
+            supports it) or ``"continue"``; None lets the SDK choose (``"block"`` for
+            PreToolUse and PermissionRequest when the CLI reports support, else the CLI's
+            default).
+    """
+
+    matcher: str | None = None
+    hooks: Sequence[HookCallback] = ()
+    timeout: float | None = None
+    on_failure: Literal["continue", "block"] | None = None

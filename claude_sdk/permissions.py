@@ -13,6 +13,7 @@ the codec writes the camelCase wire keys (``toolName``, ``ruleContent``, ``updat
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, ClassVar, Literal
 
 import attrs
@@ -20,6 +21,8 @@ import attrs
 from ._base import UnknownBase, WireModel
 
 __all__ = [
+    "CanUseTool",
+    "ToolPermissionContext",
     "PermissionMode",
     "PermissionBehavior",
     "PermissionUpdateDestination",
@@ -189,3 +192,38 @@ class PermissionDeny(WireModel):
 
 
 PermissionResult = PermissionAllow | PermissionDeny
+
+
+# ======================================================================================
+# The permission callback (host side; not wire classes)
+
+
+@attrs.frozen(kw_only=True)
+class ToolPermissionContext:
+    """What ``can_use_tool`` knows besides the tool's name and input.
+
+    Attributes:
+        tool_use_id: the tool call's id.
+        suggestions: rule updates the CLI suggests ("always allow" = echo one back in
+            `PermissionAllow.updated_permissions`).
+        blocked_path: the path that made the CLI ask, if any.
+        decision_reason: why the CLI asks.
+        agent_id: the subagent asking, if any.
+        request_id: the id of the ``can_use_tool`` control request.
+        request: the whole typed request (display name, MCP server, title, ...).
+    """
+
+    tool_use_id: str | None = None
+    suggestions: Sequence[PermissionUpdate] = ()
+    blocked_path: str | None = None
+    decision_reason: str | None = None
+    agent_id: str | None = None
+    request_id: str | None = None
+    request: Any = None
+
+
+CanUseTool = Callable[
+    [str, dict[str, Any], ToolPermissionContext],
+    Awaitable[PermissionResult] | PermissionResult,
+]
+"""``can_use_tool(tool_name, tool_input, context) -> PermissionAllow | PermissionDeny``."""

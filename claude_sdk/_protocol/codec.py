@@ -399,9 +399,15 @@ def _union_fn_name(tp: Any, entry: _Union) -> str:
     return _NAMES[key]
 
 
+_FIELD_TYPES: dict[type, dict[str, Any]] = {}
+
+
 def _field_types(cls: type) -> dict[str, Any]:
-    hints = typing.get_type_hints(cls)
-    return {a.name: hints.get(a.name, Any) for a in attrs.fields(cls)}
+    types_ = _FIELD_TYPES.get(cls)
+    if types_ is None:
+        hints = typing.get_type_hints(cls)
+        types_ = _FIELD_TYPES[cls] = {a.name: hints.get(a.name, Any) for a in attrs.fields(cls)}
+    return types_
 
 
 def _admits_none(tp: Any) -> bool:

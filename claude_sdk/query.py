@@ -1,0 +1,108 @@
+"""One-turn helpers: ``async with query(prompt) as messages`` and ``await ask(prompt)``.
+
+Both run one session for one prompt. ``query`` hands out the turn's messages as they stream
+and ends with its `ResultMessage`; ``ask`` collects them into a `Reply` and raises
+`ResultError` for an error result. There is deliberately no bare async generator that owns
+the session: that shape cannot be made safe on Trio or asyncio (PEP 789).
+
+stdin lifetime: when the CLI may still call back into the host (hooks, ``can_use_tool``,
+in-process MCP servers), stdin stays open after the result until the CLI reports ``idle``
+(background work such as subagents may still call hooks); the session's ``shutdown_grace``
+bounds that wait when the CLI never reports it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterable, AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+
+import anyio
+import attrs
+
+from .errors import ResultError, SessionClosedError
+from .messages import ContentBlock, Message, ResultMessage, UserMessage
+from .options import Options
+from .session import MessageStream, open_session
+from .transports.base import Transport
+
+__all__ = ["Reply", "ask", "query"]
+
+Prompt = str | Sequence[ContentBlock] | UserMessage | AsyncIterable[UserMessage]
+
+
+@attrs.frozen(kw_only=True)
+class Reply:
+    """The collected turn of `ask`.
+
+    Attributes:
+        messages: every message of the turn, the `ResultMessage` last.
+        result: the turn's `ResultMessage`.
+    """
+
+    messages: tuple[Message, ...]
+    result: ResultMessage
+
+    @property
+    def text(self) -> str:
+        """The turn's final text."""
+        return self.result.text
+
+    @property
+    def structured_output(self) -> Any:
+        """The structured output, when ``output_format`` asked for one."""
+        return self.result.structured_output
+
+    @property
+    def session_id(self) -> str | None:
+        """The CLI's session id (to resume the conversation later)."""
+        return self.result.session_id
+
+    @property
+    def total_cost_usd(self) -> float | None:
+        """The cost the CLI computed for the process so far."""
+        return self.result.total_cost_usd
+
+
+@asynccontextmanager
+async def query(
+    prompt: Prompt,
+    *,
+    options: Options | None = None,
+    transport: Transport | None = None,
+) -> AsyncIterator[MessageStream]:
+    """Run one prompt and iterate its messages, up to and including the `ResultMessage`.
+
+    An error result is not raised here: the stream ends with it (see `ask` for raising).
+    """
+    options = options if options is not None else Options()
+    async with open_session(options, transport=transport) as session:
+        await session.send(prompt)
+        stream = session.receive_response()
+        yield stream
+        if options.has_callbacks:
+            # Background work may still call hooks or permission callbacks after the result.
+            with anyio.move_on_after(options.shutdown_grace):
+                await session.wait_until_idle()
+
+
+async def ask(
+    prompt: Prompt,
+    *,
+    options: Options | None = None,
+    transport: Transport | None = None,
+) -> Reply:
+    """Run one prompt and return the collected turn.
+
+    Raises:
+        ResultError: the turn ended with an error result (``kind`` says which).
+        SessionClosedError: the CLI's output ended before a result.
+    """
+    async with query(prompt, options=options, transport=transport) as stream:
+        messages: list[Message] = [message async for message in stream]
+    if not messages or not isinstance(messages[-1], ResultMessage):
+        raise SessionClosedError("the CLI's output ended before the turn's result")
+    result = messages[-1]
+    if result.is_error:
+        raise ResultError(result=result)
+    return Reply(messages=tuple(messages), result=result)

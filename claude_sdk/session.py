@@ -1,0 +1,940 @@
+"""`Session`: one CLI process, driven under structured concurrency.
+
+``async with open_session(options) as session`` starts the CLI through a transport and opens
+one task group, owned by that block, holding:
+
+* the **reader**: ``receive_lines`` -> decode -> route. A ``control_response`` wakes the
+  request waiting for it; a ``control_request`` starts a handler task (permission, hook, MCP,
+  elicitation); a ``control_cancel_request`` cancels that handler (and nothing is written for
+  it); every other frame goes to the message buffer. The reader never waits for a consumer:
+  the buffer is unbounded on purpose, so interrupts and callbacks work while nobody reads.
+* the **handlers** of inbound control requests, one task each, answered exactly once.
+
+Consumers iterate the buffer with plain async iterators (`MessageStream`): no task group or
+cancel scope is held across a ``yield``, so breaking out early or cancelling the consumer is
+always safe. Outbound control requests write their line and wait on an event under
+``fail_after``; the end of stdout fails every waiter at once.
+
+Failure policy: a CLI that exits non-zero without an error result is a `ProcessError`
+(with the stderr tail), delivered to the consumer (after the messages that came before it)
+and to every waiting request; the exit 1 that follows an error result is not an error. A line
+over ``max_line_bytes`` ends the session with `LineTooLongError`. A failure nobody observed is
+raised when the ``async with`` block exits. A single failure leaves the block as itself, not
+as an ``ExceptionGroup`` of one.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import copy
+import importlib
+import inspect
+import logging
+import sys
+from collections.abc import AsyncIterable, AsyncIterator, Iterator, Mapping, Sequence
+from contextlib import asynccontextmanager
+from typing import Any, Final, TypeVar
+
+import anyio
+import anyio.abc
+import anyio.lowlevel
+import attrs
+
+from . import control as c
+from ._protocol import codec
+from ._protocol.control import ControlState
+from ._protocol.launch import HookRegistration, LaunchSpec, build_initialize, build_launch_spec
+from .errors import (
+    ClaudeSDKError,
+    ControlTimeoutError,
+    InactivityTimeoutError,
+    InitializeTimeoutError,
+    LineTooLongError,
+    MessageDecodeError,
+    ProcessError,
+    SessionClosedError,
+)
+from .hooks import AsyncHookOutput, HookContext, HookOutput
+from .messages import (
+    ContentBlock,
+    InitMessage,
+    Message,
+    ResultMessage,
+    SessionStateChangedMessage,
+    UserMessage,
+)
+from .options import Options
+from .permissions import PermissionAllow, PermissionDeny, ToolPermissionContext
+from .transports.base import Connection, Transport
+
+if sys.version_info < (3, 11):  # pragma: no cover
+    from exceptiongroup import BaseExceptionGroup
+
+__all__ = ["MessageStream", "Session", "open_session"]
+
+logger = logging.getLogger("claude_sdk")
+
+#: Messages handed out between two checkpoints of a consumer that never waits.
+CHECKPOINT_EVERY: Final = 64
+
+_T = TypeVar("_T")
+_DEFAULT: Any = object()
+_NO_ANSWER: Any = object()
+
+
+class _RejectError(Exception):
+    """An inbound request answered with an error response."""
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class _Waiter:
+    __slots__ = ("event", "outcome")
+
+    def __init__(self) -> None:
+        self.event = anyio.Event()
+        self.outcome: Any = None
+
+
+def _clone(exc: BaseException) -> BaseException:
+    """A copy of ``exc`` to raise in one more task (sharing one instance mixes tracebacks)."""
+    try:
+        clone = copy.copy(exc)
+    except Exception:  # any failure to copy: raise the original
+        return exc
+    clone.__traceback__ = None
+    return clone
+
+
+class MessageStream(AsyncIterator[Message]):
+    """An async iterator over a session's messages.
+
+    With ``until_result`` it stops after the next `ResultMessage` (one turn); otherwise it
+    runs until the CLI's output ends. It hands out what is buffered without a task switch
+    per message, with a checkpoint every `CHECKPOINT_EVERY` messages, and raises the
+    session's failure (`ProcessError`, `LineTooLongError`, ...) once the messages that came
+    before it have been handed out.
+    """
+
+    __slots__ = ("_count", "_done", "_session", "_until_result")
+
+    def __init__(self, session: Session, *, until_result: bool) -> None:
+        self._session = session
+        self._until_result = until_result
+        self._done = False
+        self._count = 0
+
+    def __aiter__(self) -> MessageStream:
+        return self
+
+    async def __anext__(self) -> Message:
+        if self._done:
+            raise StopAsyncIteration
+        session = self._session
+        buffer = session._buffer
+        if buffer:
+            self._count += 1
+            if self._count >= CHECKPOINT_EVERY:
+                self._count = 0
+                await anyio.lowlevel.checkpoint()
+        if not buffer:
+            await session._wait_for_messages()
+            if not buffer:
+                self._done = True
+                if self._until_result:
+                    raise session._closed_error("the CLI's output ended before the turn's result")
+                raise StopAsyncIteration
+        message = buffer.popleft()
+        if self._until_result and message.__class__ is ResultMessage:
+            self._done = True
+        return message
+
+
+@attrs.define(eq=False)
+class _TurnState:
+    prompts_sent: int = 0
+    results: int = 0
+    last_result: ResultMessage | None = None
+    state: str | None = None
+
+
+class Session:
+    """A running CLI session. Created by `open_session`; see the module docstring.
+
+    Attributes:
+        server_info: the CLI's answer to ``initialize`` (models, commands, account, ...).
+        session_id: the CLI's session id (from ``system/init``), once a turn has started.
+        last_activity: ``anyio.current_time()`` of the last line from the CLI.
+    """
+
+    def __init__(
+        self,
+        conn: Connection,
+        options: Options,
+        spec: LaunchSpec,
+        hooks: Mapping[str, HookRegistration],
+        task_group: anyio.abc.TaskGroup,
+    ) -> None:
+        self._conn = conn
+        self._options = options
+        self._spec = spec
+        self._hooks = dict(hooks)
+        self._tg = task_group
+        self._control = ControlState()
+        self._waiters: dict[str, _Waiter] = {}
+        self._inbound: dict[str, anyio.CancelScope] = {}
+        self._buffer: collections.deque[Message] = collections.deque()
+        self._data_event: anyio.Event | None = None
+        self._failure: BaseException | None = None
+        self._failure_observed = False
+        self._eof = False
+        self._reader_done = anyio.Event()
+        self._closing = False
+        self._turns = _TurnState()
+        self._idle_event: anyio.Event | None = None
+        self.server_info: c.InitializeResponse | None = None
+        self.session_id: str | None = None
+        self.last_activity: float = anyio.current_time()
+        self.lines_undecodable = 0
+
+    # ---------------------------------------------------------------------------------
+    # public facts
+
+    @property
+    def options(self) -> Options:
+        """The options the session was opened with."""
+        return self._options
+
+    @property
+    def pid(self) -> int | None:
+        """The CLI's process id, when there is one."""
+        return self._conn.pid
+
+    @property
+    def returncode(self) -> int | None:
+        """The CLI's exit code once it has exited."""
+        return self._conn.returncode
+
+    @property
+    def stderr_tail(self) -> str:
+        """The last lines the CLI wrote to stderr."""
+        return self._conn.stderr_tail
+
+    @property
+    def state(self) -> str | None:
+        """The last ``session_state_changed`` state (``running``, ``requires_action``, ``idle``)."""
+        return self._turns.state
+
+    @property
+    def closed(self) -> bool:
+        """True once the CLI's output has ended or the session failed."""
+        return self._eof or self._failure is not None
+
+    @property
+    def failure(self) -> BaseException | None:
+        """The error that ended the session, if any."""
+        return self._failure
+
+    @property
+    def pending_requests(self) -> list[str]:
+        """Ids of host-to-CLI control requests still waiting for an answer."""
+        return self._control.pending
+
+    @property
+    def inbound_in_flight(self) -> list[str]:
+        """Ids of CLI-to-host control requests whose handlers are running."""
+        return self._control.in_flight
+
+    # ---------------------------------------------------------------------------------
+    # conversation
+
+    async def send(
+        self,
+        prompt: str | Sequence[ContentBlock] | UserMessage | AsyncIterable[UserMessage],
+    ) -> None:
+        """Write a prompt (a string, content blocks, a `UserMessage`, or a stream of them).
+
+        Prompts sent while a turn runs are queued by the CLI; results come back in order.
+        """
+        if isinstance(prompt, str):
+            await self._send_user(UserMessage.prompt(prompt))
+        elif isinstance(prompt, UserMessage):
+            await self._send_user(prompt)
+        elif isinstance(prompt, AsyncIterable):
+            async for message in prompt:
+                await self._send_user(message)
+        else:
+            await self._send_user(UserMessage.prompt(list(prompt)))
+
+    async def _send_user(self, message: UserMessage) -> None:
+        self._raise_if_closed()
+        self._turns.prompts_sent += 1
+        await self._send_frame(message)
+
+    def receive_messages(self) -> MessageStream:
+        """Every message, until the CLI's output ends."""
+        return MessageStream(self, until_result=False)
+
+    def receive_response(self) -> MessageStream:
+        """The messages of the next turn, up to and including its `ResultMessage`."""
+        return MessageStream(self, until_result=True)
+
+    async def close(self) -> None:
+        """Close the CLI's stdin: it finishes what it is doing and exits."""
+        self._closing = True
+        with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
+            await self._conn.send_eof()
+
+    async def wait_until_idle(self) -> bool:
+        """Wait until every prompt sent has its result and the CLI reports ``idle``.
+
+        A CLI that does not report its state counts as idle once the results are in.
+        Returns False if the output ended first. Bound it with ``anyio.move_on_after``.
+        """
+        while not self._eof and self._failure is None:
+            turns = self._turns
+            if turns.results >= turns.prompts_sent and turns.state in (None, "idle"):
+                return True
+            event = self._idle_event
+            if event is None:
+                event = self._idle_event = anyio.Event()
+            await event.wait()
+        return False
+
+    # ---------------------------------------------------------------------------------
+    # host -> CLI control requests
+
+    async def control(self, subtype: str, **fields: Any) -> Any:
+        """Send any control request; ``fields`` are its wire keys.
+
+        Returns the typed answer where the model knows it, else the answer's dict.
+
+        Raises:
+            ControlRequestError: the CLI answered with an error (``error_code`` kept).
+            ControlTimeoutError: no answer within ``Options.control_timeout``.
+        """
+        payload = c.UnknownControlRequest(raw={"subtype": subtype, **fields})
+        return await self._request(payload, subtype)
+
+    async def interrupt(self, *, cancel_queued: bool | None = None) -> c.InterruptResponse:
+        """Stop the current turn; it ends with an error result. Returns the receipt."""
+        result: c.InterruptResponse = await self._request(
+            c.InterruptRequest(cancel_queued=cancel_queued)
+        )
+        return result
+
+    async def set_permission_mode(self, mode: str) -> c.SetPermissionModeResponse:
+        """Change the permission mode (``default``, ``acceptEdits``, ``plan``, ...)."""
+        result: c.SetPermissionModeResponse = await self._request(
+            c.SetPermissionModeRequest(mode=mode)
+        )
+        return result
+
+    async def set_model(self, model: str | None) -> c.SetModelResponse:
+        """Change the model (None goes back to the default)."""
+        result: c.SetModelResponse = await self._request(c.SetModelRequest(model=model))
+        return result
+
+    async def set_max_thinking_tokens(
+        self, max_thinking_tokens: int | None, *, thinking_display: str | None = None
+    ) -> None:
+        """Change the thinking budget."""
+        await self._request(
+            c.SetMaxThinkingTokensRequest(
+                max_thinking_tokens=max_thinking_tokens, thinking_display=thinking_display
+            )
+        )
+
+    async def mcp_status(self) -> c.McpStatusResponse:
+        """The status of every MCP server."""
+        result: c.McpStatusResponse = await self._request(c.McpStatusRequest())
+        return result
+
+    async def mcp_reconnect(self, server_name: str) -> None:
+        """Reconnect an MCP server."""
+        await self._request(c.McpReconnectRequest(server_name=server_name))
+
+    async def mcp_toggle(self, server_name: str, enabled: bool) -> None:
+        """Enable or disable an MCP server."""
+        await self._request(c.McpToggleRequest(server_name=server_name, enabled=enabled))
+
+    async def mcp_set_servers(self, servers: Mapping[str, Any]) -> c.McpSetServersResponse:
+        """Replace the dynamic MCP servers (per-server failures are in ``errors``)."""
+        result: c.McpSetServersResponse = await self._request(
+            c.McpSetServersRequest(servers=dict(servers))
+        )
+        return result
+
+    async def mcp_message(self, server_name: str, message: Mapping[str, Any]) -> None:
+        """Relay a message from an in-process MCP server (a notification) to the CLI."""
+        await self._request(c.McpMessageRequest(server_name=server_name, message=dict(message)))
+
+    async def rewind_files(
+        self, user_message_id: str, *, dry_run: bool | None = None
+    ) -> c.RewindFilesResponse:
+        """Rewind files to their state at a user message (needs file checkpointing)."""
+        result: c.RewindFilesResponse = await self._request(
+            c.RewindFilesRequest(user_message_id=user_message_id, dry_run=dry_run)
+        )
+        return result
+
+    async def get_context_usage(self, *, detail: str | None = None) -> c.ContextUsageResponse:
+        """How the context window is used."""
+        result: c.ContextUsageResponse = await self._request(
+            c.GetContextUsageRequest(detail=detail)
+        )
+        return result
+
+    async def get_usage(self) -> dict[str, Any]:
+        """Usage, cost and rate limits of the session."""
+        result: dict[str, Any] = await self._request(c.GetUsageRequest())
+        return result
+
+    async def get_session_cost(self) -> dict[str, Any]:
+        """The ``/usage`` text."""
+        result: dict[str, Any] = await self._request(c.GetSessionCostRequest())
+        return result
+
+    async def list_models(self) -> c.ListModelsResponse:
+        """The models the CLI offers."""
+        result: c.ListModelsResponse = await self._request(c.ListModelsRequest())
+        return result
+
+    async def get_binary_version(self) -> c.GetBinaryVersionResponse:
+        """The CLI binary's version facts."""
+        result: c.GetBinaryVersionResponse = await self._request(c.GetBinaryVersionRequest())
+        return result
+
+    async def file_suggestions(self, query: str) -> dict[str, Any]:
+        """File path completions for ``query``."""
+        result: dict[str, Any] = await self._request(c.FileSuggestionsRequest(query=query))
+        return result
+
+    async def rename_session(self, title: str) -> None:
+        """Set the session's title."""
+        await self._request(c.RenameSessionRequest(title=title))
+
+    async def cancel_async_message(self, message_uuid: str) -> c.CancelAsyncMessageResponse:
+        """Withdraw a queued user message by its uuid."""
+        result: c.CancelAsyncMessageResponse = await self._request(
+            c.CancelAsyncMessageRequest(message_uuid=message_uuid)
+        )
+        return result
+
+    async def read_file(
+        self, path: str, *, max_bytes: int | None = None, encoding: str | None = None
+    ) -> c.ReadFileResponse:
+        """Read a file through the CLI (subject to its Read rules)."""
+        result: c.ReadFileResponse = await self._request(
+            c.ReadFileRequest(path=path, max_bytes=max_bytes, encoding=encoding)
+        )
+        return result
+
+    async def reload_plugins(self) -> dict[str, Any]:
+        """Reload plugins."""
+        result: dict[str, Any] = await self._request(c.ReloadPluginsRequest())
+        return result
+
+    async def reload_skills(self) -> dict[str, Any]:
+        """Reload skills."""
+        result: dict[str, Any] = await self._request(c.ReloadSkillsRequest())
+        return result
+
+    async def stop_task(self, task_id: str) -> None:
+        """Stop a background task."""
+        await self._request(c.StopTaskRequest(task_id=task_id))
+
+    async def get_task_output(self, task_id: str) -> dict[str, Any]:
+        """A background task's output."""
+        result: dict[str, Any] = await self._request(c.GetTaskOutputRequest(task_id=task_id))
+        return result
+
+    async def apply_flag_settings(self, settings: Mapping[str, Any]) -> None:
+        """Apply partial settings (None clears a key)."""
+        await self._request(c.ApplyFlagSettingsRequest(settings=dict(settings)))
+
+    async def get_settings(self) -> dict[str, Any]:
+        """The effective settings and their sources."""
+        result: dict[str, Any] = await self._request(c.GetSettingsRequest())
+        return result
+
+    async def list_permission_rules(self) -> dict[str, Any]:
+        """The permission rules in effect."""
+        result: dict[str, Any] = await self._request(c.ListPermissionRulesRequest())
+        return result
+
+    async def end_session(self) -> None:
+        """Ask the CLI to end the session."""
+        await self._request(c.EndSessionRequest())
+
+    async def _request(self, payload: Any, subtype: str | None = None) -> Any:
+        """Write a control request and wait for its answer (``control_timeout``)."""
+        return await self._request_with_deadline(payload, subtype, self._options.control_timeout)
+
+    async def _request_with_deadline(
+        self, payload: Any, subtype: str | None, seconds: float | None
+    ) -> Any:
+        self._raise_if_closed()
+        subtype = subtype or payload.subtype
+        assert subtype is not None
+        request_id = self._control.begin(subtype)
+        waiter = self._waiters[request_id] = _Waiter()
+        try:
+            frame = c.ControlRequest(request_id=request_id, request=payload)
+            try:
+                await self._send_frame(frame)
+            except (anyio.ClosedResourceError, anyio.BrokenResourceError) as exc:
+                raise self._closed_error("the CLI's stdin is closed") from exc
+            try:
+                with anyio.fail_after(seconds):
+                    await waiter.event.wait()
+            except TimeoutError:
+                raise ControlTimeoutError(
+                    subtype=subtype, request_id=request_id, timeout=seconds or 0.0
+                ) from None
+        finally:
+            self._waiters.pop(request_id, None)
+            self._control.abandon(request_id)
+        outcome = waiter.outcome
+        if isinstance(outcome, BaseException):
+            if outcome is self._failure:
+                self._failure_observed = True
+            raise _clone(outcome)
+        return outcome
+
+    # ---------------------------------------------------------------------------------
+    # lifecycle (driven by open_session)
+
+    async def _start(self, initialize: c.InitializeRequest) -> None:
+        self._tg.start_soon(self._reader)
+        timeout = self._options.initialize_timeout
+        try:
+            with anyio.fail_after(timeout):
+                info = await self._request_with_deadline(initialize, "initialize", None)
+        except TimeoutError:
+            raise InitializeTimeoutError(timeout=timeout) from None
+        self.server_info = info
+        self._check_initialize(info)
+
+    def _check_initialize(self, info: c.InitializeResponse) -> None:
+        blocking = [
+            m
+            for matchers in self._options.hooks.values()
+            for m in matchers
+            if m.on_failure == "block"
+        ]
+        if blocking and (info.hook_on_failure_supported is not True or info.hooks_applied is False):
+            raise ClaudeSDKError(
+                "a hook matcher uses on_failure='block', which this CLI does not support "
+                f"(hook_on_failure_supported={info.hook_on_failure_supported!r}, "
+                f"hooks_applied={info.hooks_applied!r})",
+                kind="unsupported",
+            )
+
+    async def _finish(self) -> None:
+        """Normal end of the ``async with`` body: close stdin, let the CLI exit."""
+        self._closing = True
+        with anyio.move_on_after(self._options.shutdown_grace):
+            await self.close()
+            await self._reader_done.wait()
+
+    def _raise_if_closed(self) -> None:
+        if self._failure is not None:
+            self._failure_observed = True
+            raise _clone(self._failure)
+        if self._eof:
+            raise self._closed_error("the session has ended")
+
+    def _closed_error(self, what: str) -> SessionClosedError:
+        rc = self._conn.returncode
+        cause = f"exit code {rc}" if rc is not None else None
+        return SessionClosedError(what, cause=cause)
+
+    # ---------------------------------------------------------------------------------
+    # the reader
+
+    async def _reader(self) -> None:
+        conn = self._conn
+        decode = codec.decode_frame
+        buffer = self._buffer
+        turns = self._turns
+        try:
+            while True:
+                try:
+                    lines = await conn.receive_lines()
+                except anyio.EndOfStream:
+                    break
+                self.last_activity = anyio.current_time()
+                delivered = False
+                for line in lines:
+                    if isinstance(line, LineTooLongError):
+                        # Ends the session: the consumer and every waiter get the error.
+                        self._fail(line)
+                        await self.close()
+                        return
+                    try:
+                        frame = decode(line)
+                    except MessageDecodeError as exc:
+                        self.lines_undecodable += 1
+                        logger.warning("skipped an undecodable line from the CLI: %s", exc)
+                        continue
+                    cls = frame.__class__
+                    if cls is c.ControlResponse:
+                        self._on_response(frame)
+                    elif cls is c.ControlRequest:
+                        self._on_request(frame)
+                    elif cls is c.ControlCancelRequest:
+                        self._on_cancel(frame)
+                    elif cls is c.KeepAlive:
+                        pass
+                    else:
+                        buffer.append(frame)
+                        delivered = True
+                        if cls is SessionStateChangedMessage:
+                            turns.state = frame.state
+                            self._wake_idle()
+                        elif cls is ResultMessage:
+                            turns.results += 1
+                            turns.last_result = frame
+                            self._wake_idle()
+                        elif cls is InitMessage and frame.session_id:
+                            self.session_id = frame.session_id
+                if delivered:
+                    self._wake_consumers()
+            await self._on_eof()
+        except Exception as exc:  # a bug of ours must fail the session, not hang it
+            logger.exception("the session reader failed")
+            self._fail(exc)
+        finally:
+            self._reader_done.set()
+            self._wake_consumers()
+            self._wake_idle()
+
+    def _wake_consumers(self) -> None:
+        event = self._data_event
+        if event is not None:
+            self._data_event = None
+            event.set()
+
+    def _wake_idle(self) -> None:
+        event = self._idle_event
+        if event is not None:
+            self._idle_event = None
+            event.set()
+
+    async def _on_eof(self) -> None:
+        conn = self._conn
+        rc = conn.returncode
+        if rc is None:
+            with anyio.move_on_after(self._options.shutdown_grace):
+                rc = await conn.wait()
+        last = self._turns.last_result
+        after_error_result = last is not None and last.is_error
+        if rc not in (0, None) and not after_error_result and not self._closing:
+            self._fail(
+                ProcessError(
+                    exit_code=rc if rc >= 0 else None,
+                    signal=-rc if rc < 0 else None,
+                    stderr_tail=conn.stderr_tail,
+                    cli_path=conn.cli_path,
+                )
+            )
+            return
+        self._eof = True
+        closed = self._closed_error("the CLI's output ended")
+        self._fail_waiters(closed)
+
+    def _fail(self, exc: BaseException) -> None:
+        if self._failure is None:
+            self._failure = exc
+        self._fail_waiters(exc)
+        self._wake_consumers()
+        self._wake_idle()
+
+    def _fail_waiters(self, exc: BaseException) -> None:
+        for request_id in self._control.pending:
+            self._control.abandon(request_id)
+            waiter = self._waiters.get(request_id)
+            if waiter is not None and not waiter.event.is_set():
+                waiter.outcome = exc
+                waiter.event.set()
+
+    async def _wait_for_messages(self) -> None:
+        """Wait until the buffer has a message, the output ended, or the session failed."""
+        while not self._buffer:
+            if self._failure is not None:
+                self._failure_observed = True
+                raise _clone(self._failure)
+            if self._eof or self._reader_done.is_set():
+                return
+            event = self._data_event
+            if event is None:
+                event = self._data_event = anyio.Event()
+            timeout = self._options.inactivity_timeout
+            if timeout is None:
+                await event.wait()
+                continue
+            remaining = self.last_activity + timeout - anyio.current_time()
+            if remaining <= 0:
+                raise InactivityTimeoutError(timeout=timeout, last_activity=self.last_activity)
+            with anyio.move_on_after(remaining):
+                await event.wait()
+
+    # ---------------------------------------------------------------------------------
+    # control frames from the CLI
+
+    def _on_response(self, frame: c.ControlResponse) -> None:
+        resolved = self._control.resolve(frame)
+        if resolved is None:
+            return  # not ours, or already given up on (a replayed echo, a late answer)
+        request_id, outcome = resolved
+        waiter = self._waiters.get(request_id)
+        if waiter is not None:
+            waiter.outcome = outcome
+            waiter.event.set()
+
+    def _on_request(self, frame: c.ControlRequest) -> None:
+        subtype = frame.subtype or "?"
+        if not self._control.accept(frame.request_id, subtype):
+            logger.warning("ignored a duplicate control request %s", frame.request_id)
+            return
+        scope = anyio.CancelScope()
+        self._inbound[frame.request_id] = scope
+        self._tg.start_soon(self._serve_inbound, frame, scope)
+
+    def _on_cancel(self, frame: c.ControlCancelRequest) -> None:
+        if self._control.cancel(frame.request_id):
+            scope = self._inbound.get(frame.request_id)
+            if scope is not None:
+                scope.cancel()
+
+    async def _serve_inbound(self, frame: c.ControlRequest, scope: anyio.CancelScope) -> None:
+        request_id = frame.request_id
+        response: c.ControlSuccess | c.ControlError | None = None
+        with scope:
+            try:
+                body = await self._dispatch_inbound(frame.request, request_id)
+                if body is not _NO_ANSWER:
+                    response = c.ControlSuccess(request_id=request_id, response=body)
+            except _RejectError as exc:
+                response = c.ControlError(
+                    request_id=request_id, error=str(exc), error_code=exc.code
+                )
+            except Exception as exc:  # any failure is answered as an error
+                logger.warning("a %s handler failed: %r", frame.subtype, exc)
+                response = c.ControlError(request_id=request_id, error=_describe(exc))
+        self._inbound.pop(request_id, None)
+        if not self._control.finish(request_id) or response is None:
+            return  # cancelled by the CLI (send nothing), or deliberately unanswered
+        try:
+            await self._send_frame(c.ControlResponse(response=response))
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+            logger.info("could not answer %s %s: stdin is closed", frame.subtype, request_id)
+
+    async def _dispatch_inbound(self, request: Any, request_id: str) -> Any:
+        if isinstance(request, c.CanUseToolRequest):
+            return await self._serve_permission(request, request_id)
+        if isinstance(request, c.HookCallbackRequest):
+            return await self._serve_hook(request, request_id)
+        if isinstance(request, c.McpMessageRequest):
+            return await self._serve_mcp(request)
+        if isinstance(request, c.ElicitationRequest):
+            callback = self._options.on_elicitation
+            if callback is None:
+                return {"action": "decline"}
+            return dict(await callback(request))
+        if isinstance(request, c.RequestUserDialogRequest):
+            dialog = self._options.on_user_dialog
+            if dialog is None:
+                return _NO_ANSWER
+            answer = await dialog(request)
+            return _NO_ANSWER if answer is None else dict(answer)
+        subtype = getattr(request, "subtype", None)
+        raise _RejectError(f"Unsupported control request subtype: {subtype}", "unsupported_request")
+
+    async def _serve_permission(self, request: c.CanUseToolRequest, request_id: str) -> Any:
+        callback = self._options.can_use_tool
+        if callback is None:
+            return codec.unstructure(
+                PermissionDeny(message="no can_use_tool callback is configured in the SDK")
+            )
+        context = ToolPermissionContext(
+            tool_use_id=request.tool_use_id,
+            suggestions=tuple(request.permission_suggestions or ()),
+            blocked_path=request.blocked_path,
+            decision_reason=request.decision_reason,
+            agent_id=request.agent_id,
+            request_id=request_id,
+            request=request,
+        )
+        try:
+            with anyio.fail_after(self._options.callback_timeout):
+                result = await _maybe_await(
+                    callback(request.tool_name, dict(request.input), context)
+                )
+        except Exception as exc:
+            # Fail closed: a callback that raises or times out denies the tool.
+            logger.warning("can_use_tool for %s failed: %r; denying", request.tool_name, exc)
+            return codec.unstructure(
+                PermissionDeny(message=f"permission callback failed: {_describe(exc)}")
+            )
+        if isinstance(result, PermissionAllow):
+            if result.updated_input is None:
+                result = attrs.evolve(result, updated_input=dict(request.input))
+        elif not isinstance(result, PermissionDeny):
+            return codec.unstructure(
+                PermissionDeny(
+                    message=f"permission callback returned {type(result).__name__}, "
+                    "not PermissionAllow or PermissionDeny"
+                )
+            )
+        return codec.unstructure(result)
+
+    async def _serve_hook(self, request: c.HookCallbackRequest, request_id: str) -> Any:
+        registration = self._hooks.get(request.callback_id)
+        if registration is None:
+            raise _RejectError(f"unknown hook callback id {request.callback_id!r}")
+        context = HookContext(
+            callback_id=request.callback_id,
+            tool_use_id=request.tool_use_id,
+            request_id=request_id,
+        )
+        timeout = registration.matcher.timeout
+        try:
+            with anyio.fail_after(timeout):
+                result = await _maybe_await(registration.callback(request.input, context))
+        except Exception as exc:  # fail closed on anything
+            logger.warning("the %s hook failed: %r", registration.event, exc)
+            denial = _hook_denial(registration.event, exc)
+            if denial is not None:
+                return denial  # fail closed: a failing permission hook denies
+            raise
+        if result is None:
+            return {}
+        if isinstance(result, (HookOutput, AsyncHookOutput)):
+            return codec.unstructure(result)
+        if isinstance(result, Mapping):
+            return dict(result)
+        raise TypeError(f"hook returned {type(result).__name__}, not HookOutput, dict or None")
+
+    async def _serve_mcp(self, request: c.McpMessageRequest) -> Any:
+        message = request.message
+        if "id" not in message:
+            return {"mcp_response": {"jsonrpc": "2.0", "result": {}}}
+        return {
+            "mcp_response": {
+                "jsonrpc": "2.0",
+                "id": message.get("id"),
+                "error": {
+                    "code": -32601,
+                    "message": f"SDK MCP server not found: {request.server_name}",
+                },
+            }
+        }
+
+    async def _send_frame(self, frame: Any) -> None:
+        await self._conn.send(codec.encode(frame))
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _hook_denial(event: str, exc: BaseException) -> dict[str, Any] | None:
+    reason = f"hook failed: {_describe(exc)}"
+    if event == "PreToolUse":
+        return {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": reason,
+            }
+        }
+    if event == "PermissionRequest":
+        return {
+            "hookSpecificOutput": {
+                "hookEventName": "PermissionRequest",
+                "decision": {"behavior": "deny", "message": reason},
+            }
+        }
+    return None
+
+
+async def _maybe_await(value: Any) -> Any:
+    if inspect.isawaitable(value):
+        return await value
+    return value
+
+
+def _single_leaf(group: BaseExceptionGroup[BaseException]) -> BaseException | None:
+    leaves: list[BaseException] = []
+
+    def walk(g: BaseExceptionGroup[BaseException]) -> None:
+        for exc in g.exceptions:
+            if isinstance(exc, BaseExceptionGroup):
+                walk(exc)
+            else:
+                leaves.append(exc)
+
+    walk(group)
+    return leaves[0] if len(leaves) == 1 else None
+
+
+@contextlib.contextmanager
+def _collapse_groups() -> Iterator[None]:
+    """A lone failure leaves as itself, not as an ``ExceptionGroup`` of one."""
+    try:
+        yield
+    except BaseExceptionGroup as group:
+        leaf = _single_leaf(group)
+        if leaf is None:
+            raise
+        raise leaf from leaf.__cause__
+
+
+def default_transport() -> Transport:
+    """The transport used when none is given (the local subprocess transport)."""
+    module = importlib.import_module(".transports.subprocess", __package__)
+    transport: Transport = module.SubprocessTransport()
+    return transport
+
+
+@asynccontextmanager
+async def open_session(
+    options: Options | None = None, *, transport: Transport | None = None
+) -> AsyncIterator[Session]:
+    """Start a CLI and hold a `Session` on it for the duration of the block.
+
+    The CLI, the reader task and every callback handler live inside this block; leaving it
+    (normally, by an exception, or by cancellation) closes stdin, gives the CLI
+    ``shutdown_grace`` to exit, then terminates and kills it, shielded and bounded.
+
+    Raises:
+        InitializeTimeoutError: no answer to ``initialize`` within ``initialize_timeout``.
+        ProcessError: the CLI exited non-zero without an error result.
+        LineTooLongError: a stdout line exceeded ``max_line_bytes``.
+    """
+    options = options if options is not None else Options()
+    transport = transport if transport is not None else default_transport()
+    spec = build_launch_spec(options)
+    initialize, hooks = build_initialize(options)
+    sessions: list[Session] = []
+    with _collapse_groups():
+        async with transport.connect(spec) as conn, anyio.create_task_group() as tg:
+            session = Session(conn, options, spec, hooks, tg)
+            sessions.append(session)
+            try:
+                await session._start(initialize)
+                yield session
+                await session._finish()
+            finally:
+                tg.cancel_scope.cancel()
+        session = sessions[0]
+        failure = session._failure
+        if failure is not None and not session._failure_observed:
+            session._failure_observed = True
+            raise failure
