@@ -407,6 +407,7 @@ class AssistantMessage(Frame):
     is_api_error_message: bool | None = None
     api_error_status: int | None = None
     api_error_type: str | None = None
+    api_error: str | None = None
     aborted: bool | None = None
     tool_use_meta: list[ToolUseMeta] | None = None
     thinking_duration_ms: int | None = None
@@ -530,6 +531,7 @@ class ResultMessage(Frame):
     errors: list[str] | None = None
     api_error_status: int | None = None
     api_error_type: str | None = None
+    api_error: str | None = None
     result_index: int | None = None
     queued_turn_count: int | None = None
     fast_mode_state: str | None = None
