@@ -81,9 +81,9 @@ def main() -> None:
     except OSError:
         pass
     if os.WIFSIGNALED(status):
-        sig = os.WTERMSIG(status)
-        signal.signal(sig, signal.SIG_DFL)
-        os.kill(os.getpid(), sig)
+        signum = os.WTERMSIG(status)
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
     os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
 
 
