@@ -569,12 +569,15 @@ class Session:
                     break
                 self.last_activity = anyio.current_time()
                 delivered = False
+                if self._failure is not None:
+                    continue  # failed: drain stdout so the CLI can finish and exit
                 for line in lines:
                     if isinstance(line, LineTooLongError):
-                        # Ends the session: the consumer and every waiter get the error.
+                        # Ends the session: the consumer and every waiter get the error;
+                        # stdin closes and the rest of stdout is drained.
                         self._fail(line)
                         await self.close()
-                        return
+                        break
                     try:
                         frame = decode(line)
                     except MessageDecodeError as exc:

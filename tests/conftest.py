@@ -8,6 +8,7 @@ coroutine tests are marked automatically.
 from __future__ import annotations
 
 import inspect
+import sys
 
 import pytest
 
@@ -23,3 +24,18 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         func = getattr(item, "function", None)
         if func is not None and inspect.iscoroutinefunction(func):
             item.add_marker(pytest.mark.anyio)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Fail the run if any child process of the test run is still alive."""
+    if not sys.platform.startswith("linux"):
+        return
+    from tests.support.procs import describe, descendants
+
+    left = descendants()
+    if left:
+        lines = "\n  ".join(describe(pid) for pid in left)
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write_line(f"child processes left alive by the tests:\n  {lines}", red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -178,13 +178,24 @@ async def _drain_stderr(process: anyio.abc.Process, stderr: StderrTail, done: an
         done.set()
 
 
+async def _discard_stdout(process: anyio.abc.Process) -> None:
+    """Read and drop stdout, so that a CLI blocked writing to a full pipe can exit."""
+    assert process.stdout is not None
+    with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
+        async for _ in process.stdout:
+            pass
+
+
 async def _teardown(conn: SubprocessConnection, grace: float) -> None:
     """stdin EOF -> ``grace`` -> SIGTERM -> 2 s -> SIGKILL; bounded, never raises."""
     process = conn.process
     try:
         await conn.send_eof()
-        with anyio.move_on_after(grace):
-            await process.wait()
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(_discard_stdout, process)
+            with anyio.move_on_after(grace):
+                await process.wait()
+            tg.cancel_scope.cancel()
         if process.returncode is None:
             logger.info("the CLI (pid %s) did not exit after stdin closed: SIGTERM", process.pid)
             conn.signal_group(signal.SIGTERM)
