@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+
 import nox
 
 nox.needs_version = ">=2025.2.9"
@@ -37,3 +41,29 @@ def tests(session: nox.Session) -> None:
     """pytest; every async test runs on asyncio and trio."""
     session.install("-e", ".", *TEST_DEPS)
     session.run("pytest", "-m", "not e2e", *session.posargs)
+
+
+def _netns_available() -> bool:
+    if not (shutil.which("unshare") and shutil.which("ip")):
+        return False
+    probe = subprocess.run(
+        ["tests/support/netns_run.sh", "true"], capture_output=True, check=False
+    )
+    return probe.returncode == 0
+
+
+@nox.session(python="3.11")
+def e2e(session: nox.Session) -> None:
+    """The real CLI 2.1.330 against FakeMessagesAPI, offline, in a loopback-only namespace."""
+    session.install("-e", ".", *TEST_DEPS)
+    # Fetch the pinned CLI (from the claude-agent-sdk wheel) outside the namespace, once.
+    out = session.run("python3", "tests/support/fetch_cli.py", external=True, silent=True)
+    cli = str(out).strip().splitlines()[-1]
+    env = {"CLAUDE_SDK_TEST_CLI": cli, "CLAUDE_SDK_REQUIRE_E2E": "1"}
+    pytest = [os.path.join(session.bin, "pytest"), "-m", "e2e"]
+    if _netns_available():
+        env["CLAUDE_SDK_E2E_NETNS"] = "1"
+        session.run("tests/support/netns_run.sh", *pytest, *session.posargs, env=env, external=True)
+    else:
+        session.warn("no network namespace available: running e2e with the offline env only")
+        session.run(*pytest, *session.posargs, env=env)

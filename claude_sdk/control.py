@@ -105,7 +105,6 @@ __all__ = [
     "ReadFileResponse",
     "ListModelsResponse",
     "McpServerRef",
-    "Frame",
 ]
 
 _JSON = dict[str, Any]

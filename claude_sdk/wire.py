@@ -73,7 +73,7 @@ def decode(line: bytes | bytearray | memoryview | str, *, strict: bool = False) 
     if strict:
         findings = _codec.drift(frame)
         if findings:
-            raw = line.encode() if isinstance(line, str) else bytes(line)
+            raw = line.encode("utf-8", "surrogatepass") if isinstance(line, str) else bytes(line)
             raise DriftError(line=raw, findings=findings)
     return frame
 

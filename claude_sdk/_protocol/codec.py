@@ -8,8 +8,12 @@ Contract:
   model is logged and returned as ``UnknownMessage`` (with the raw dict) rather than ending
   the stream. Only a line that is not a JSON object raises ``MessageDecodeError``.
 * Fields the model does not know are kept in ``extra`` (excluded from equality and repr)
-  and written back by ``encode``; explicit ``null``\\s the model would otherwise omit are
-  recorded there too, so ``encode(decode(d)) == d`` for every frame the CLI sends.
+  and written back by ``encode``. A decoded object's ``__dict__`` holds exactly the keys
+  the frame carried (explicit nulls included), so ``encode(decode(d)) == d`` for every
+  frame the CLI sends. A copy made with ``attrs.evolve`` is built like any Python-made
+  object: its optional fields left at None are not written.
+* Known limitation: orjson turns integers beyond 64 bits (but within the float range) into
+  floats (ijl/orjson#308); such a value decodes rounded.
 * camelCase and snake_case are mapped here, never in the model classes.
 * Top-level frames keep the dict they were decoded from in ``raw`` (``init=False``: an
   ``attrs.evolve`` copy starts with ``raw=None`` and is encoded from its fields).
@@ -552,7 +556,9 @@ def _build_union_fn(entry: _Union) -> Callable[[dict[str, Any]], Any]:
     fns = entry.fns
 
     def fn_for(tag: Any) -> Callable[[dict[str, Any]], Any] | None:
-        sub = entry.nested.get(tag) if isinstance(tag, str) else None
+        if not isinstance(tag, str):
+            return None  # a tag that is not a string is an unknown kind
+        sub = entry.nested.get(tag)
         if sub is not None:
             sub_entry = _union_entry(sub)
             assert sub_entry is not None, f"nested union for {tag!r} is not registered"
@@ -560,7 +566,7 @@ def _build_union_fn(entry: _Union) -> Callable[[dict[str, Any]], Any]:
                 "Callable[[dict[str, Any]], Any]", _NS[_union_fn_name(sub, sub_entry)]
             )
         cls = entry.members.get(tag)
-        if cls is None and isinstance(tag, str):
+        if cls is None:
             for suffix, klass in entry.suffixes:
                 if tag.endswith(suffix):
                     cls = klass
@@ -748,7 +754,7 @@ def decode_frame(line: bytes | bytearray | memoryview | str) -> Any:
     """Decode one NDJSON line to a typed frame (see the module docstring)."""
     data = loads(line)
     if data.__class__ is not dict:
-        raw = line.encode() if isinstance(line, str) else bytes(line)
+        raw = line.encode("utf-8", "surrogatepass") if isinstance(line, str) else bytes(line)
         raise MessageDecodeError(
             line=raw, reason=f"a frame must be a JSON object, not {type(data).__name__}"
         )
@@ -789,7 +795,7 @@ def _drift(obj: Any, path: str, out: list[str]) -> None:
         return
     if cls is dict:
         for k, item in obj.items():
-            if attrs.has(item.__class__):
+            if item.__class__ in (list, tuple, dict) or attrs.has(item.__class__):
                 _drift(item, f"{path}.{k}", out)
         return
     if not attrs.has(cls):

@@ -1,0 +1,87 @@
+"""A transport wrapper that records the duplex wire (tests; the public cassettes come later)."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from claude_sdk._protocol.launch import LaunchSpec
+from claude_sdk.errors import LineTooLongError
+from claude_sdk.transports.base import Connection, Transport
+
+
+class RecordingConnection(Connection):
+    def __init__(self, inner: Connection, log: list[tuple[float, str, bytes]]) -> None:
+        self._inner = inner
+        self._log = log
+        self._start = time.monotonic()
+
+    def _note(self, direction: str, line: bytes) -> None:
+        self._log.append((time.monotonic() - self._start, direction, line))
+
+    async def send(self, line: bytes) -> None:
+        self._note("sdk>cli", line)
+        await self._inner.send(line)
+
+    async def receive_lines(self) -> list[bytes | LineTooLongError]:
+        lines = await self._inner.receive_lines()
+        for line in lines:
+            if isinstance(line, bytes):
+                self._note("cli>sdk", line)
+        return lines
+
+    async def send_eof(self) -> None:
+        await self._inner.send_eof()
+
+    @property
+    def stderr_tail(self) -> str:
+        return self._inner.stderr_tail
+
+    @property
+    def pid(self) -> int | None:
+        return self._inner.pid
+
+    @property
+    def returncode(self) -> int | None:
+        return self._inner.returncode
+
+    async def wait(self) -> int | None:
+        return await self._inner.wait()
+
+    @property
+    def cli_path(self) -> str | None:
+        return self._inner.cli_path
+
+
+class RecordingTransport(Transport):
+    """Wraps another transport and keeps every line in both directions."""
+
+    def __init__(self, inner: Transport) -> None:
+        self.inner = inner
+        self.log: list[tuple[float, str, bytes]] = []
+        self.specs: list[LaunchSpec] = []
+
+    @asynccontextmanager
+    async def connect(self, spec: LaunchSpec) -> AsyncIterator[Connection]:
+        self.specs.append(spec)
+        async with self.inner.connect(spec) as conn:
+            yield RecordingConnection(conn, self.log)
+
+    def received(self) -> list[bytes]:
+        return [line for _, d, line in self.log if d == "cli>sdk"]
+
+    def sent(self) -> list[bytes]:
+        return [line for _, d, line in self.log if d == "sdk>cli"]
+
+    def dump(self, path: Path, **header: Any) -> None:
+        """Write the wire as NDJSON: a header line, then ``{t, dir, msg}`` per line."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("w", encoding="utf-8") as f:
+            f.write(json.dumps({"dir": "note", "note": "header", **header}) + "\n")
+            for t, direction, line in self.log:
+                f.write(json.dumps({"t": round(t, 4), "dir": direction, "msg": json.loads(line)}))
+                f.write("\n")
