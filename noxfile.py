@@ -46,9 +46,7 @@ def tests(session: nox.Session) -> None:
 def _netns_available() -> bool:
     if not (shutil.which("unshare") and shutil.which("ip")):
         return False
-    probe = subprocess.run(
-        ["tests/support/netns_run.sh", "true"], capture_output=True, check=False
-    )
+    probe = subprocess.run(["tests/support/netns_run.sh", "true"], capture_output=True, check=False)
     return probe.returncode == 0
 
 

@@ -53,7 +53,9 @@ from .errors import (
     LineTooLongError,
     MessageDecodeError,
     ProcessError,
+    ResultError,
     SessionClosedError,
+    SessionNotFoundError,
 )
 from .hooks import AsyncHookOutput, HookContext, HookOutput
 from .messages import (
@@ -516,6 +518,16 @@ class Session:
                 info = await self._request_with_deadline(initialize, "initialize", None)
         except TimeoutError:
             raise InitializeTimeoutError(timeout=timeout) from None
+        except SessionClosedError as exc:
+            # The CLI can refuse to start with an error result and no initialize answer:
+            # a resume of a session that does not exist, or a startup failure.
+            result = self._turns.last_result
+            if result is None or not result.is_error:
+                raise
+            if self._options.resume is not None:
+                detail = "; ".join(result.errors or ()) or None
+                raise SessionNotFoundError(detail, session_id=self._options.resume) from exc
+            raise ResultError(result=result) from exc
         self.server_info = info
         self._check_initialize(info)
 

@@ -1,13 +1,12 @@
 """Shared test configuration.
 
 Every ``async def`` test runs once on asyncio and once on Trio (trio is a test dependency, so
-it is never skipped): the anyio plugin is driven by the ``anyio_backend`` fixture below, and
-coroutine tests are marked automatically.
+it is never skipped): the anyio plugin runs in auto mode (pyproject.toml) and the
+``anyio_backend`` fixture below gives both backends.
 """
 
 from __future__ import annotations
 
-import inspect
 import sys
 
 import pytest
@@ -19,18 +18,11 @@ def anyio_backend(request: pytest.FixtureRequest) -> str:
     return backend
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        func = getattr(item, "function", None)
-        if func is not None and inspect.iscoroutinefunction(func):
-            item.add_marker(pytest.mark.anyio)
-
-
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """Fail the run if any child process of the test run is still alive."""
     if not sys.platform.startswith("linux"):
         return
-    from tests.support.procs import describe, descendants
+    from tests.support.procs import descendants, describe
 
     left = descendants()
     if left:

@@ -82,7 +82,10 @@ def main() -> None:
         pass
     if os.WIFSIGNALED(status):
         signum = os.WTERMSIG(status)
-        signal.signal(signum, signal.SIG_DFL)
+        try:
+            signal.signal(signum, signal.SIG_DFL)  # SIGKILL and SIGSTOP cannot be caught
+        except (OSError, ValueError):
+            pass
         os.kill(os.getpid(), signum)
     os._exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 1)
 

@@ -178,9 +178,8 @@ class MemoryTransport(Transport):
             try:
                 await self._peer_fn(peer)
             except anyio.get_cancelled_exc_class():
-                if peer.returncode is None:
-                    peer.returncode = TERMINATED
-                    peer.exited.set()
+                with anyio.CancelScope(shield=True):
+                    await peer.exit(TERMINATED)
                 raise
             except Exception as exc:  # a crashing CLI: exit 1, error on stderr
                 peer.write_stderr(f"{type(exc).__name__}: {exc}\n")

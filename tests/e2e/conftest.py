@@ -1,0 +1,117 @@
+"""Fixtures for the e2e tests: the real CLI 2.1.330 against FakeMessagesAPI, offline.
+
+The CLI comes from the claude-agent-sdk wheel (``tests/support/fetch_cli.py``). Without it the
+tests skip, unless ``CLAUDE_SDK_REQUIRE_E2E=1`` (set by ``nox -s e2e``), where a missing CLI
+fails the run. Every CLI gets a fresh ``HOME`` and the offline environment of PROTOCOL.md §3.2;
+``nox -s e2e`` also runs the whole test process in a loopback-only network namespace.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+
+import claude_sdk as cs
+from claude_sdk.testing import FakeMessagesAPI
+from claude_sdk.transports.subprocess import SubprocessTransport
+
+from ..support.fetch_cli import cli_path
+from ..support.recorder import RecordingTransport
+
+RECORDINGS = Path(__file__).resolve().parent.parent / "data" / "e2e"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/e2e/" in str(item.fspath).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.e2e)
+
+
+@pytest.fixture(scope="session")
+def claude_cli() -> str:
+    path = cli_path()
+    if not path.exists():
+        message = f"the pinned CLI is not at {path} (run tests/support/fetch_cli.py)"
+        if os.environ.get("CLAUDE_SDK_REQUIRE_E2E") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    return str(path)
+
+
+@pytest.fixture
+async def api() -> AsyncIterator[FakeMessagesAPI]:
+    async with FakeMessagesAPI() as server:
+        yield server
+
+
+@attrs.define
+class E2E:
+    """One scenario's setup: options for the real CLI, a recording transport, the fake API."""
+
+    api: FakeMessagesAPI
+    cli: str
+    home: Path
+    cwd: Path
+    name: str
+    transports: list[RecordingTransport] = attrs.field(factory=list)
+
+    def options(self, **kwargs: Any) -> cs.Options:
+        env = {**self.api.env(), "HOME": str(self.home), **kwargs.pop("env", {})}
+        kwargs.setdefault("cwd", str(self.cwd))
+        kwargs.setdefault("initialize_timeout", 30.0)
+        kwargs.setdefault("control_timeout", 30.0)
+        return cs.Options(cli_path=self.cli, env=env, **kwargs)
+
+    def transport(self) -> RecordingTransport:
+        transport = RecordingTransport(SubprocessTransport())
+        self.transports.append(transport)
+        return transport
+
+    def received_frames(self) -> list[Any]:
+        return [cs.wire.decode(line) for t in self.transports for line in t.received()]
+
+
+@pytest.fixture
+def e2e(
+    request: pytest.FixtureRequest,
+    api: FakeMessagesAPI,
+    claude_cli: str,
+    tmp_path: Path,
+    anyio_backend: str,
+) -> Iterator[E2E]:
+    home = tmp_path / "home"
+    cwd = tmp_path / "work"
+    home.mkdir()
+    cwd.mkdir()
+    name = request.node.name.replace("[", "_").replace("]", "")
+    setup = E2E(api=api, cli=claude_cli, home=home, cwd=cwd, name=name)
+    yield setup
+    # Every frame the CLI sent must be known to the model (strict drift check).
+    findings = [
+        f"{type(frame).__name__}: {problem}"
+        for frame in setup.received_frames()
+        for problem in cs.wire.drift(frame)
+    ]
+    if os.environ.get("CLAUDE_SDK_RECORD_E2E") == "1" and anyio_backend == "asyncio":
+        for i, transport in enumerate(setup.transports):
+            suffix = f"_{i}" if i else ""
+            transport.dump(
+                RECORDINGS / f"{request.node.originalname}{suffix}.jsonl",
+                cli_version="2.1.330",
+                argv=[Path(a).name if a == claude_cli else a for a in transport.specs[0].argv],
+            )
+    assert findings == [], "\n".join(findings)
+
+
+@pytest.fixture
+def dump_requests(api: FakeMessagesAPI) -> Callable[[], str]:
+    def dump() -> str:
+        return json.dumps([r.summary() for r in api.requests], indent=1, default=str)
+
+    return dump
