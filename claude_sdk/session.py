@@ -290,6 +290,10 @@ class Session:
         with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
             await self._conn.send_eof()
 
+    async def wait_closed(self) -> None:
+        """Wait until the CLI's output has ended (or the session failed)."""
+        await self._reader_done.wait()
+
     async def wait_until_idle(self) -> bool:
         """Wait until every prompt sent has its result and the CLI reports ``idle``.
 
