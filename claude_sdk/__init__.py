@@ -69,7 +69,16 @@ from .messages import UnknownBlock as UnknownBlock
 from .messages import UnknownMessage as UnknownMessage
 from .messages import Usage as Usage
 from .messages import UserMessage as UserMessage
+from .options import ClaudeSDKWarning as ClaudeSDKWarning
+from .options import McpHttpServer as McpHttpServer
+from .options import McpSSEServer as McpSSEServer
+from .options import McpStdioServer as McpStdioServer
 from .options import Options as Options
+from .options import SystemPromptCustom as SystemPromptCustom
+from .options import SystemPromptFile as SystemPromptFile
+from .options import SystemPromptPreset as SystemPromptPreset
+from .options import ThinkingConfig as ThinkingConfig
+from .options import ToolsPreset as ToolsPreset
 from .permissions import PermissionAllow as PermissionAllow
 from .permissions import PermissionDeny as PermissionDeny
 from .permissions import PermissionResult as PermissionResult
@@ -93,6 +102,15 @@ __all__ = [
     "ask",
     "Reply",
     "Options",
+    "SystemPromptPreset",
+    "SystemPromptFile",
+    "SystemPromptCustom",
+    "ThinkingConfig",
+    "ToolsPreset",
+    "McpStdioServer",
+    "McpSSEServer",
+    "McpHttpServer",
+    "ClaudeSDKWarning",
     # messages
     "Message",
     "AssistantMessage",

@@ -20,6 +20,7 @@ from typing import Any
 import anyio
 import attrs
 
+from ._schema import structure_output
 from .errors import ResultError, SessionClosedError
 from .messages import ContentBlock, Message, ResultMessage, UserMessage
 from .options import Options
@@ -42,6 +43,7 @@ class Reply:
 
     messages: tuple[Message, ...]
     result: ResultMessage
+    output_type: type | None = None
 
     @property
     def text(self) -> str:
@@ -50,8 +52,17 @@ class Reply:
 
     @property
     def structured_output(self) -> Any:
-        """The structured output, when ``output_format`` asked for one."""
-        return self.result.structured_output
+        """The structured output, when ``output_format`` asked for one.
+
+        An instance of the attrs class given as ``output_format``, else the JSON value.
+
+        Raises:
+            ValueError: the output does not fit that class.
+        """
+        data = self.result.structured_output
+        if self.output_type is None or data is None:
+            return data
+        return structure_output(self.output_type, data)
 
     @property
     def session_id(self) -> str | None:
@@ -105,4 +116,5 @@ async def ask(
     result = messages[-1]
     if result.is_error:
         raise ResultError(result=result)
-    return Reply(messages=tuple(messages), result=result)
+    output_type = options.output_type if options is not None else None
+    return Reply(messages=tuple(messages), result=result, output_type=output_type)

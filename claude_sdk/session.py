@@ -42,6 +42,7 @@ import anyio.lowlevel
 import attrs
 
 from . import control as c
+from ._mcp_bridge import McpBridge
 from ._protocol import codec
 from ._protocol.control import ControlState
 from ._protocol.launch import HookRegistration, LaunchSpec, build_initialize, build_launch_spec
@@ -197,6 +198,7 @@ class Session:
         self._closing = False
         self._turns = _TurnState()
         self._idle_event: anyio.Event | None = None
+        self._bridges: dict[str, McpBridge] = {}
         self.server_info: c.InitializeResponse | None = None
         self.session_id: str | None = None
         self.last_activity: float = anyio.current_time()
@@ -273,6 +275,8 @@ class Session:
 
     async def _send_user(self, message: UserMessage) -> None:
         self._raise_if_closed()
+        if self._options.verbatim_prompts and message.client_composed is None:
+            message = attrs.evolve(message, client_composed=True)
         self._turns.prompts_sent += 1
         await self._send_frame(message)
 
@@ -515,6 +519,13 @@ class Session:
     # lifecycle (driven by open_session)
 
     async def _start(self, initialize: c.InitializeRequest) -> None:
+        # In-process MCP servers first: the CLI initialises them before it answers us.
+        for name, server in self._options.sdk_mcp_servers.items():
+            if server is None:
+                continue
+            bridge = McpBridge(name, server, self._relay_mcp)
+            await self._tg.start(bridge.run)
+            self._bridges[name] = bridge
         self._tg.start_soon(self._reader)
         timeout = self._options.initialize_timeout
         try:
@@ -841,6 +852,19 @@ class Session:
 
     async def _serve_mcp(self, request: c.McpMessageRequest) -> Any:
         message = request.message
+        bridge = self._bridges.get(request.server_name)
+        if bridge is not None:
+            try:
+                return {"mcp_response": await bridge.handle(dict(message))}
+            except Exception as exc:  # a broken bridge answers a JSON-RPC error, not silence
+                logger.warning("in-process MCP server %r failed: %r", request.server_name, exc)
+                return {
+                    "mcp_response": {
+                        "jsonrpc": "2.0",
+                        "id": message.get("id"),
+                        "error": {"code": -32603, "message": _describe(exc)},
+                    }
+                }
         if "id" not in message:
             return {"mcp_response": {"jsonrpc": "2.0", "result": {}}}
         return {
@@ -853,6 +877,12 @@ class Session:
                 },
             }
         }
+
+    async def _relay_mcp(self, server_name: str, message: dict[str, Any]) -> None:
+        """A message an in-process server sent on its own: pass it to the CLI."""
+        if self.closed:
+            return
+        await self._request(c.McpMessageRequest(server_name=server_name, message=message))
 
     async def _send_frame(self, frame: Any) -> None:
         await self._conn.send(codec.encode(frame))

@@ -1,9 +1,65 @@
-"""What it takes to start one CLI: the launch spec (pure data).
+"""What it takes to start one CLI: the launch spec and the ``initialize`` request (pure data).
 
 `LaunchSpec` is what every transport receives: the argv, the environment, the working
 directory, and the SDK-side limits a transport applies (line limit, stderr callback, shutdown
-grace). ``Options -> LaunchSpec`` is a pure function, so flags are built in one place for
-every transport that runs a real CLI.
+grace). ``Options -> (LaunchSpec, InitializeRequest)`` are pure functions (no I/O, no
+``os.environ``), so flags are built in one place for every transport that runs a real CLI.
+``reference/PROTOCOL.md`` §2 and §6.4 are the contract; the choices it leaves open:
+
+**argv** (§2.1, §2.2)
+
+* The fixed flags come first (``--output-format stream-json --verbose --input-format
+  stream-json``); no prompt and no ``-p``.
+* Every flag with one value is one token, ``--flag=value``, so a value starting with ``-``
+  is never read as another flag. Lists are one comma-joined token
+  (``--allowedTools=Read,Bash(git:*)``); ``--add-dir`` and ``--plugin-dir`` repeat per
+  value. Empty values are meaningful: ``--tools=`` (no built-in tools),
+  ``--setting-sources=`` (no settings files).
+* **Long inputs never go on argv** (PITFALLS R25: Windows caps a command line at 32,767
+  characters, Linux fails with ``E2BIG``). A custom system prompt travels as
+  ``initialize.systemPrompt`` (``[text]``), preset appendices as ``appendSystemPrompt``,
+  and agents, hooks, skills and the title in ``initialize`` too. What stays on argv is short
+  or inherently a command-line value: paths, names, the MCP config JSON (``--mcp-config``;
+  in-process servers appear there as ``{"type": "sdk", "name": name}``), the settings JSON
+  (``--settings``, with ``sandbox`` merged in) and the output JSON Schema (``--json-schema``,
+  also sent as ``initialize.jsonSchema``).
+* **The default system prompt is empty** (as in both official SDKs, PITFALLS R24): with no
+  ``system_prompt`` the argv carries ``--system-prompt=``, the one-token form of the
+  official Python SDK's ``--system-prompt ""``; the API's ``system`` then holds only the
+  billing header and the one-line Agent SDK identity (§6.4.3). `SystemPromptPreset` selects
+  Claude Code's own prompt: no ``--system-prompt`` flag and no ``systemPrompt`` field.
+* ``--permission-mode`` is omitted for ``default``; ``bypassPermissions`` adds
+  ``--allow-dangerously-skip-permissions``. ``can_use_tool`` adds
+  ``--permission-prompt-tool=stdio``.
+* ``thinking``: adaptive -> ``--thinking=adaptive``; enabled with a budget ->
+  ``--max-thinking-tokens=N`` (without one: adaptive); disabled -> ``--thinking=disabled``;
+  ``display`` -> ``--thinking-display=``. Without ``thinking``, the deprecated
+  ``max_thinking_tokens``: 0 -> ``--thinking=disabled``, N -> ``--max-thinking-tokens=N``.
+* ``skills`` (as the official Python SDK): ``"all"`` appends ``Skill`` to
+  ``--allowedTools``, a list appends ``Skill(name)`` each; either adds ``Skill`` to an
+  explicit ``tools`` list and, when ``setting_sources`` is None, loads
+  ``--setting-sources=user,project`` (where skills live). A list also goes to
+  ``initialize.skills`` (``[]`` hides every skill).
+* ``extra_args`` come last (``{k: None}`` -> ``--k``, ``{k: v}`` -> ``--k=v``), so they
+  override anything above.
+
+**Environment** (§3.1). The transport merges ``env`` over the inherited environment after
+removing ``unset_env``.
+
+* ``CLAUDE_CODE_ENTRYPOINT=sdk-py`` and ``CLAUDE_CODE_SDK_READS_SESSION_STATE=1`` (the
+  session relies on ``session_state_changed``) are set *before* ``Options.env``, which may
+  override them. ``CLAUDE_AGENT_SDK_VERSION`` is set *after* it (not overridable), as are
+  ``CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true`` (``enable_file_checkpointing``) and
+  ``CLAUDE_AGENT_SDK_CLIENT_APP`` (``client_app``), which explicit options own.
+* ``unset_env``: ``CLAUDECODE`` (set inside a Claude Code session; an inherited one makes
+  the CLI refuse to start); ``CLAUDE_AGENT_SDK_DERIVED_CLIENT_APP`` (the official Python
+  SDK removes it: an inherited value would misreport the client); ``DEBUG`` (a stray
+  ``DEBUG=1`` makes the CLI print non-JSON debug lines on stdout; use ``Options.debug`` for
+  the CLI's own debug output, or put ``DEBUG`` in ``Options.env`` to pass it on). A None
+  value in ``Options.env`` removes that inherited variable too.
+* Not removed: ``NODE_OPTIONS`` (the TypeScript SDK deletes it because its CLI ran on
+  Node; this CLI is a native binary, and Node-based stdio MCP servers it starts may rely on
+  the user's value). ``PWD`` is the transport's business (it knows the real ``cwd``).
 """
 
 from __future__ import annotations
@@ -15,15 +71,28 @@ import attrs
 
 from .._version import __version__
 from ..control import HookMatcherConfig, InitializeRequest
-from ..options import Options
+from ..options import (
+    McpHttpServer,
+    McpSSEServer,
+    McpStdioServer,
+    Options,
+    SystemPromptCustom,
+    SystemPromptFile,
+    SystemPromptPreset,
+    ToolsPreset,
+)
+from .codec import dumps, loads
 from .framing import DEFAULT_MAX_LINE_BYTES
 
 __all__ = [
     "BASE_ARGS",
+    "DEFAULT_CLI",
     "HookRegistration",
     "LaunchSpec",
     "build_initialize",
     "build_launch_spec",
+    "mcp_config",
+    "mcp_server_wire",
     "register_hooks",
 ]
 
@@ -36,30 +105,45 @@ BASE_ARGS: tuple[str, ...] = (
     "stream-json",
 )
 
+#: ``argv[0]`` when ``Options.cli_path`` is not set: the transport finds the CLI.
+DEFAULT_CLI = "claude"
+
+#: Inherited variables always removed from the child's environment (see the module doc).
+UNSET_ENV: tuple[str, ...] = ("CLAUDECODE", "CLAUDE_AGENT_SDK_DERIVED_CLIENT_APP", "DEBUG")
+
 
 @attrs.frozen(kw_only=True)
 class LaunchSpec:
     """How to start one CLI.
 
     Attributes:
-        argv: the program and its arguments; ``argv[0]`` is the CLI path (or just
-            ``"claude"`` when a transport resolves it).
+        argv: the program and its arguments; ``argv[0]`` is the CLI path, or
+            `DEFAULT_CLI` when the transport is to find it
+            (``claude_sdk.transports.discovery.find_cli``).
+        cli_path: the path the caller chose (``Options.cli_path``), or None.
         env: variables set on top of the inherited environment (local transports), or the
             whole environment to pass (remote transports decide).
         unset_env: inherited variables to remove (``CLAUDECODE`` and friends).
         cwd: the working directory, or None for the current one.
+        user: run the CLI as this OS user (POSIX), or None.
         max_line_bytes: the longest stdout line accepted.
         shutdown_grace: seconds the CLI gets to exit after stdin closes before SIGTERM.
         stderr: called with each stderr line (exceptions are logged and contained).
     """
 
-    argv: tuple[str, ...] = ("claude", *BASE_ARGS)
+    argv: tuple[str, ...] = (DEFAULT_CLI, *BASE_ARGS)
+    cli_path: str | None = None
     env: Mapping[str, str] = attrs.field(factory=dict)
     unset_env: tuple[str, ...] = ()
     cwd: str | None = None
+    user: str | None = None
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
     shutdown_grace: float = 5.0
     stderr: Callable[[str], object] | None = attrs.field(default=None, eq=False)
+
+    def with_cli(self, path: str) -> LaunchSpec:
+        """A copy whose ``argv[0]`` is ``path`` (a resolved CLI)."""
+        return attrs.evolve(self, argv=(path, *self.argv[1:]))
 
 
 @attrs.frozen(kw_only=True)
@@ -105,49 +189,310 @@ def register_hooks(
     return (config or None), table
 
 
-def build_launch_spec(options: Options) -> LaunchSpec:
-    """The command line, environment and limits for ``options`` (pure)."""
-    argv: list[str] = [options.cli_path or "claude", *BASE_ARGS]
-    if options.system_prompt is not None:
-        argv += ["--system-prompt", options.system_prompt]
+# --------------------------------------------------------------------------------------
+# MCP configuration (§11.1)
+
+
+def mcp_server_wire(name: str, config: Any) -> dict[str, Any]:
+    """The wire form of one ``Options.mcp_servers`` entry.
+
+    A typed config becomes its §11.1 dict (stdio always carries ``args``, §0 item 12); a
+    dict is passed on as is (an official-SDK ``{"type": "sdk", "instance": ...}`` loses its
+    ``instance``); anything else is an in-process server, ``{"type": "sdk", "name": name}``.
+    """
+    if isinstance(config, McpStdioServer):
+        out: dict[str, Any] = {"type": "stdio", "command": config.command}
+        out["args"] = list(config.args)
+        if config.env:
+            out["env"] = dict(config.env)
+    elif isinstance(config, (McpSSEServer, McpHttpServer)):
+        out = {"type": "sse" if isinstance(config, McpSSEServer) else "http"}
+        out["url"] = config.url
+        if config.headers:
+            out["headers"] = dict(config.headers)
+        if config.tools is not None:
+            out["tools"] = [dict(t) for t in config.tools]
+    elif isinstance(config, Mapping):
+        if config.get("type") == "sdk":
+            sdk = {k: v for k, v in config.items() if k != "instance"}
+            sdk.setdefault("name", name)
+            return sdk
+        return dict(config)
     else:
-        argv += ["--system-prompt", ""]
-    if options.model is not None:
-        argv.append(f"--model={options.model}")
-    if options.permission_mode is not None:
-        argv.append(f"--permission-mode={options.permission_mode}")
-    if options.allowed_tools:
-        argv.append(f"--allowedTools={','.join(options.allowed_tools)}")
-    if options.disallowed_tools:
-        argv.append(f"--disallowedTools={','.join(options.disallowed_tools)}")
-    if options.max_turns is not None:
-        argv.append(f"--max-turns={options.max_turns}")
-    if options.include_partial_messages:
+        return {"type": "sdk", "name": name}
+    if config.timeout is not None:
+        out["timeout"] = config.timeout
+    if config.always_load is not None:
+        out["alwaysLoad"] = config.always_load
+    return out
+
+
+def mcp_config(servers: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``--mcp-config`` document for ``servers``: ``{"mcpServers": {name: config}}``."""
+    return {"mcpServers": {name: mcp_server_wire(name, c) for name, c in servers.items()}}
+
+
+# --------------------------------------------------------------------------------------
+# argv
+
+
+def _json(value: Any) -> str:
+    return dumps(value).decode("utf-8")
+
+
+def _flag(name: str, value: object) -> str:
+    return f"--{name}={value}"
+
+
+def _number(value: float) -> str:
+    return str(value) if isinstance(value, int) else repr(float(value))
+
+
+def _settings_value(options: Options) -> str | None:
+    """``--settings``: the caller's settings with ``sandbox`` merged in (pure)."""
+    settings, sandbox = options.settings, options.sandbox
+    if sandbox is None:
+        if isinstance(settings, dict):
+            return _json(settings)
+        return settings  # JSON text or a path: as given
+    merged: dict[str, Any]
+    if isinstance(settings, dict):
+        merged = dict(settings)
+    elif isinstance(settings, str):
+        merged = dict(loads(settings))  # JSON text (a path with a sandbox is refused)
+    else:
+        merged = {}
+    sandbox = dict(sandbox)
+    if sandbox.get("enabled") is True:
+        # As the TypeScript SDK: a sandbox that was asked for and cannot start is an error,
+        # not a silent run without isolation.
+        sandbox.setdefault("failIfUnavailable", True)
+    merged["sandbox"] = sandbox
+    return _json(merged)
+
+
+def _skills_effects(options: Options) -> tuple[list[str], tuple[str, ...] | None]:
+    """``allowed_tools`` and ``setting_sources`` after the ``skills`` defaults."""
+    allowed = list(options.allowed_tools)
+    sources = options.setting_sources
+    skills = options.skills
+    if skills is None:
+        return allowed, sources
+    wanted = ["Skill"] if skills == "all" else [f"Skill({name})" for name in skills]
+    allowed += [rule for rule in wanted if rule not in allowed]
+    if sources is None:
+        sources = ("user", "project")
+    return allowed, sources
+
+
+def _thinking_args(options: Options) -> list[str]:
+    thinking = options.thinking
+    if thinking is not None:
+        if thinking.type == "disabled":
+            args = [_flag("thinking", "disabled")]
+        elif thinking.type == "enabled" and thinking.budget_tokens is not None:
+            args = [_flag("max-thinking-tokens", thinking.budget_tokens)]
+        else:
+            args = [_flag("thinking", "adaptive")]
+        if thinking.display is not None:
+            args.append(_flag("thinking-display", thinking.display))
+        return args
+    if options.max_thinking_tokens is not None:
+        if options.max_thinking_tokens == 0:
+            return [_flag("thinking", "disabled")]
+        return [_flag("max-thinking-tokens", options.max_thinking_tokens)]
+    return []
+
+
+def build_argv(options: Options) -> list[str]:
+    """The command line for ``options`` (``argv[0]`` included)."""
+    o = options
+    argv: list[str] = [o.cli_path or DEFAULT_CLI, *BASE_ARGS]
+
+    # system prompt (§6.4.3): the text itself travels in initialize
+    if o.system_prompt is None:
+        argv.append("--system-prompt=")
+    elif isinstance(o.system_prompt, SystemPromptFile):
+        argv.append(_flag("system-prompt-file", o.system_prompt.path))
+
+    # tools and permissions
+    allowed, setting_sources = _skills_effects(o)
+    if isinstance(o.tools, ToolsPreset):
+        argv.append(_flag("tools", "default"))
+    elif o.tools is not None:
+        tools = list(o.tools)
+        if o.skills is not None and "Skill" not in tools:
+            tools.append("Skill")
+        argv.append(_flag("tools", ",".join(tools)))
+    if allowed:
+        argv.append(_flag("allowedTools", ",".join(allowed)))
+    if o.disallowed_tools:
+        argv.append(_flag("disallowedTools", ",".join(o.disallowed_tools)))
+    if o.permission_mode is not None and o.permission_mode != "default":
+        argv.append(_flag("permission-mode", o.permission_mode))
+    if o.allow_dangerously_skip_permissions or o.permission_mode == "bypassPermissions":
+        argv.append("--allow-dangerously-skip-permissions")
+    if o.can_use_tool is not None:
+        argv.append(_flag("permission-prompt-tool", "stdio"))
+    elif o.permission_prompt_tool_name is not None:
+        argv.append(_flag("permission-prompt-tool", o.permission_prompt_tool_name))
+    if o.permission_prompts is not None:
+        argv.append(_flag("permission-prompts", o.permission_prompts))
+
+    # model and limits
+    if o.model is not None:
+        argv.append(_flag("model", o.model))
+    if o.fallback_model:
+        argv.append(_flag("fallback-model", ",".join(o.fallback_model)))
+    argv += _thinking_args(o)
+    if o.effort is not None:
+        argv.append(_flag("effort", o.effort))
+    if o.max_turns is not None:  # 0 included (the official SDK's truthiness test drops it)
+        argv.append(_flag("max-turns", o.max_turns))
+    if o.max_budget_usd is not None:
+        argv.append(_flag("max-budget-usd", _number(o.max_budget_usd)))
+    if o.task_budget is not None:
+        argv.append(_flag("task-budget", o.task_budget))
+    if o.betas:
+        argv.append(_flag("betas", ",".join(o.betas)))
+    if o.agent is not None:
+        argv.append(_flag("agent", o.agent))
+
+    # MCP, settings, plugins
+    if isinstance(o.mcp_servers, str):
+        argv.append(_flag("mcp-config", o.mcp_servers))
+    elif o.mcp_servers:
+        argv.append(_flag("mcp-config", _json(mcp_config(o.mcp_servers))))
+    if o.strict_mcp_config:
+        argv.append("--strict-mcp-config")
+    settings = _settings_value(o)
+    if settings is not None:
+        argv.append(_flag("settings", settings))
+    if o.managed_settings is not None:
+        argv.append(_flag("managed-settings", _json(o.managed_settings)))
+    if setting_sources is not None:
+        argv.append(_flag("setting-sources", ",".join(setting_sources)))
+    argv += [_flag("add-dir", d) for d in o.add_dirs]
+    argv += [_flag("plugin-dir", p) for p in o.plugins]
+    if o.project_config_root is not None:
+        argv.append(_flag("project-config-root", o.project_config_root))
+
+    # sessions
+    if o.continue_conversation:
+        argv.append("--continue")
+    if o.resume is not None:
+        argv.append(_flag("resume", o.resume))
+    if o.fork_session:
+        argv.append("--fork-session")
+    if o.session_id is not None:
+        argv.append(_flag("session-id", o.session_id))
+    if o.resume_session_at is not None:
+        argv.append(_flag("resume-session-at", o.resume_session_at))
+    if o.resume_drops_turn is not None:
+        argv.append(_flag("resume-drops-turn", o.resume_drops_turn))
+    if not o.persist_session:
+        argv.append("--no-session-persistence")
+
+    # output
+    if o.output_schema is not None:
+        argv.append(_flag("json-schema", _json(o.output_schema)))
+    if o.include_partial_messages:
         argv.append("--include-partial-messages")
-    if options.resume is not None:
-        argv.append(f"--resume={options.resume}")
-    if options.can_use_tool is not None:
-        argv.append("--permission-prompt-tool=stdio")
-    for flag, value in options.extra_args.items():
-        argv.append(f"--{flag}" if value is None else f"--{flag}={value}")
-    env = {
+    if o.include_hook_events:
+        argv.append("--include-hook-events")
+
+    # debugging, then the caller's own flags (last: they override)
+    if o.debug is True:
+        argv.append("--debug")
+    elif isinstance(o.debug, str) and o.debug:
+        argv.append(_flag("debug", o.debug))
+    if o.debug_file is not None:
+        argv.append(_flag("debug-file", o.debug_file))
+    for flag, value in o.extra_args.items():
+        argv.append(f"--{flag}" if value is None else _flag(flag, value))
+    return argv
+
+
+def build_env(options: Options) -> tuple[dict[str, str], tuple[str, ...]]:
+    """The variables to set and the inherited ones to remove (see the module docstring)."""
+    env: dict[str, str] = {
         "CLAUDE_CODE_ENTRYPOINT": "sdk-py",
         "CLAUDE_CODE_SDK_READS_SESSION_STATE": "1",
-        **options.env,
-        "CLAUDE_AGENT_SDK_VERSION": __version__,
     }
+    unset = list(UNSET_ENV)
+    for key, value in options.env.items():
+        if value is None:
+            env.pop(key, None)
+            if key not in unset:
+                unset.append(key)
+        else:
+            env[key] = value
+            if key in unset:
+                unset.remove(key)
+    if options.enable_file_checkpointing:
+        env["CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING"] = "true"
+    if options.client_app is not None:
+        env["CLAUDE_AGENT_SDK_CLIENT_APP"] = options.client_app
+    env["CLAUDE_AGENT_SDK_VERSION"] = __version__
+    return env, tuple(unset)
+
+
+def build_launch_spec(options: Options) -> LaunchSpec:
+    """The command line, environment and limits for ``options`` (pure)."""
+    env, unset = build_env(options)
     return LaunchSpec(
-        argv=tuple(argv),
+        argv=tuple(build_argv(options)),
+        cli_path=options.cli_path,
         env=env,
-        unset_env=("CLAUDECODE",),
+        unset_env=unset,
         cwd=options.cwd,
+        user=options.user,
         max_line_bytes=options.max_line_bytes,
         shutdown_grace=options.shutdown_grace,
         stderr=options.stderr,
     )
 
 
+# --------------------------------------------------------------------------------------
+# initialize (§6.4)
+
+
 def build_initialize(options: Options) -> tuple[InitializeRequest, dict[str, HookRegistration]]:
-    """The ``initialize`` request for ``options`` and the hook id table."""
-    hooks, table = register_hooks(options.hooks)
-    return InitializeRequest(hooks=hooks), table
+    """The ``initialize`` request for ``options`` and the hook id table.
+
+    Fields left None are not sent; the minimal request is ``{"subtype": "initialize",
+    "hooks": null}``.
+    """
+    o = options
+    hooks, table = register_hooks(o.hooks)
+    fields: dict[str, Any] = {}
+    prompt = o.system_prompt
+    if isinstance(prompt, str):
+        fields["system_prompt"] = [prompt]
+    elif isinstance(prompt, SystemPromptCustom):
+        fields["system_prompt"] = prompt.blocks
+        fields["system_prompt_snapshot"] = prompt.snapshot
+    elif isinstance(prompt, SystemPromptPreset):
+        fields["append_system_prompt"] = prompt.append
+        fields["exclude_dynamic_sections"] = prompt.exclude_dynamic_sections
+        fields["system_prompt_snapshot"] = prompt.snapshot
+    if o.agents:
+        fields["agents"] = dict(o.agents)
+    if isinstance(o.skills, tuple):
+        fields["skills"] = list(o.skills)
+    if o.on_user_dialog is not None and o.supported_dialog_kinds:
+        fields["supported_dialog_kinds"] = list(o.supported_dialog_kinds)
+    if o.tool_aliases:
+        fields["tool_aliases"] = dict(o.tool_aliases)
+    request = InitializeRequest(
+        hooks=hooks,
+        json_schema=o.output_schema,
+        title=o.title,
+        plan_mode_instructions=o.plan_mode_instructions,
+        prompt_suggestions=o.prompt_suggestions,
+        agent_progress_summaries=o.agent_progress_summaries,
+        forward_subagent_text=o.forward_subagent_text,
+        per_task_stop_affordance=o.per_task_stop_affordance,
+        **fields,
+    )
+    return request, table

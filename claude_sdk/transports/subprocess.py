@@ -26,6 +26,7 @@ import anyio.abc
 from .._protocol.launch import LaunchSpec
 from ..errors import CLINotFoundError, ProcessError
 from .base import ByteStreamConnection, Connection, StderrTail, Transport
+from .discovery import find_cli_async
 
 __all__ = ["SubprocessConnection", "SubprocessTransport"]
 
@@ -113,6 +114,8 @@ class SubprocessTransport(Transport):
 
     @asynccontextmanager
     async def connect(self, spec: LaunchSpec) -> AsyncIterator[Connection]:
+        if not os.path.isabs(spec.argv[0]) and os.sep not in spec.argv[0]:
+            spec = spec.with_cli(await find_cli_async(spec.cli_path))
         cli = spec.argv[0]
         _check_launchable(spec)
         env = child_environment(spec)
@@ -141,6 +144,7 @@ class SubprocessTransport(Transport):
                 env=env,
                 start_new_session=True,
                 pass_fds=pass_fds,
+                user=spec.user,
             )
         except OSError as exc:
             if self.supervise:

@@ -280,3 +280,69 @@ async def test_resuming_an_unknown_session_raises_session_not_found(e2e: E2E) ->
         await cs.ask("hi", options=e2e.options(resume=missing), transport=e2e.transport())
     assert info.value.session_id == missing
     assert e2e.api.requests == []  # the CLI never called the API
+
+
+def calc_server() -> object:
+    """A raw low-level ``mcp`` server with one tool, ``add(a, b)``."""
+    from mcp import types
+    from mcp.server import Server
+
+    async def list_tools(ctx: object, params: object) -> types.ListToolsResult:
+        schema = {
+            "type": "object",
+            "properties": {"a": {"type": "number"}, "b": {"type": "number"}},
+            "required": ["a", "b"],
+        }
+        return types.ListToolsResult(
+            tools=[types.Tool(name="add", description="Add two numbers", input_schema=schema)]
+        )
+
+    async def call_tool(ctx: object, params: types.CallToolRequestParams) -> types.CallToolResult:
+        args = params.arguments or {}
+        total = args["a"] + args["b"]
+        return types.CallToolResult(content=[types.TextContent(type="text", text=str(total))])
+
+    return Server("calc", version="1.0.0", on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+async def test_an_in_process_mcp_tool_call(e2e: E2E) -> None:
+    asked: list[str] = []
+
+    async def allow(
+        name: str, tool_input: dict[str, object], ctx: cs.ToolPermissionContext
+    ) -> cs.PermissionResult:
+        asked.append(name)
+        return cs.PermissionAllow()
+
+    e2e.api.reply(tool_use=("mcp__calc__add", {"a": 2, "b": 3}))
+    e2e.api.reply(text="the sum is 5")
+    options = e2e.options(mcp_servers={"calc": calc_server()}, can_use_tool=allow)
+    async with cs.open_session(options, transport=e2e.transport()) as session:
+        await session.send("add 2 and 3")
+        messages = [m async for m in session.receive_response()]
+        status = await session.mcp_status()
+    assert asked == ["mcp__calc__add"]
+    result = e2e.api.main_requests[1].tool_results[0]
+    assert result.text == "5"
+    assert not result.is_error
+    init = next(m for m in messages if isinstance(m, cs.InitMessage))
+    assert "mcp__calc__add" in (init.tools or [])
+    assert [(s.name, s.status) for s in status.mcp_servers or []] == [("calc", "connected")]
+
+
+@attrs.frozen
+class Answer:
+    value: int
+    reason: str
+
+
+async def test_structured_output_as_an_attrs_instance(e2e: E2E) -> None:
+    e2e.api.reply(tool_use=("StructuredOutput", {"value": 4, "reason": "2 + 2"}))
+    e2e.api.reply(text="done")
+    reply = await cs.ask(
+        "what is 2 + 2?", options=e2e.options(output_format=Answer), transport=e2e.transport()
+    )
+    assert reply.result.structured_output == {"value": 4, "reason": "2 + 2"}
+    assert reply.structured_output == Answer(value=4, reason="2 + 2")
+    tools = e2e.api.main_requests[0].tools
+    assert "StructuredOutput" in tools
