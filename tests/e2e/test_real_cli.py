@@ -29,7 +29,9 @@ def texts(messages: list[cs.Message]) -> list[str]:
 async def test_netns_is_loopback_only() -> None:
     if os.environ.get("CLAUDE_SDK_E2E_NETNS") != "1":
         pytest.skip("not running inside the e2e network namespace")
-    interfaces = os.listdir("/sys/class/net")
+    # /proc/net/dev is per network namespace (/sys/class/net shows the mount's view).
+    with open("/proc/self/net/dev", encoding="ascii") as f:
+        interfaces = [line.split(":")[0].strip() for line in f.readlines()[2:]]
     assert interfaces == ["lo"]
 
 
