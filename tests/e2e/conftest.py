@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -99,10 +100,26 @@ def e2e(
         for problem in cs.wire.drift(frame)
     ]
     if os.environ.get("CLAUDE_SDK_RECORD_E2E") == "1" and anyio_backend == "asyncio":
+        params = (
+            [
+                str(v)
+                for k, v in getattr(request.node, "callspec", None).params.items()
+                if k != "anyio_backend"
+            ]
+            if hasattr(request.node, "callspec")
+            else []
+        )
+        stem = "_".join([request.node.originalname, *params])
         for i, transport in enumerate(setup.transports):
             suffix = f"_{i}" if i else ""
             transport.dump(
-                RECORDINGS / f"{request.node.originalname}{suffix}.jsonl",
+                RECORDINGS / f"{stem}{suffix}.jsonl",
+                scrub={
+                    re.sub(r"[^a-zA-Z0-9]", "-", str(setup.cwd)): "<cwd-slug>",
+                    str(setup.cwd): "<cwd>",
+                    str(setup.home): "<home>",
+                    str(tmp_path): "<tmp>",
+                },
                 cli_version="2.1.330",
                 argv=[Path(a).name if a == claude_cli else a for a in transport.specs[0].argv],
             )

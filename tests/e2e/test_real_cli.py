@@ -26,7 +26,7 @@ def texts(messages: list[cs.Message]) -> list[str]:
     return [m.text for m in messages if isinstance(m, cs.AssistantMessage) and m.text]
 
 
-async def test_netns_is_loopback_only() -> None:
+def test_netns_is_loopback_only() -> None:
     if os.environ.get("CLAUDE_SDK_E2E_NETNS") != "1":
         pytest.skip("not running inside the e2e network namespace")
     # /proc/net/dev is per network namespace (/sys/class/net shows the mount's view).

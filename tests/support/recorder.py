@@ -77,11 +77,17 @@ class RecordingTransport(Transport):
     def sent(self) -> list[bytes]:
         return [line for _, d, line in self.log if d == "sdk>cli"]
 
-    def dump(self, path: Path, **header: Any) -> None:
-        """Write the wire as NDJSON: a header line, then ``{t, dir, msg}`` per line."""
+    def dump(self, path: Path, scrub: dict[str, str] | None = None, **header: Any) -> None:
+        """Write the wire as NDJSON: a header line, then ``{t, dir, msg}`` per line.
+
+        ``scrub`` maps strings (machine paths) to placeholders, replaced in every line.
+        """
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("w", encoding="utf-8") as f:
             f.write(json.dumps({"dir": "note", "note": "header", **header}) + "\n")
             for t, direction, line in self.log:
-                f.write(json.dumps({"t": round(t, 4), "dir": direction, "msg": json.loads(line)}))
+                text = line.decode("utf-8", "surrogatepass")
+                for old, new in (scrub or {}).items():
+                    text = text.replace(old, new)
+                f.write(json.dumps({"t": round(t, 4), "dir": direction, "msg": json.loads(text)}))
                 f.write("\n")
