@@ -100,15 +100,9 @@ def e2e(
         for problem in cs.wire.drift(frame)
     ]
     if os.environ.get("CLAUDE_SDK_RECORD_E2E") == "1" and anyio_backend == "asyncio":
-        params = (
-            [
-                str(v)
-                for k, v in getattr(request.node, "callspec", None).params.items()
-                if k != "anyio_backend"
-            ]
-            if hasattr(request.node, "callspec")
-            else []
-        )
+        callspec = getattr(request.node, "callspec", None)
+        found = callspec.params if callspec is not None else {}
+        params = [str(v) for k, v in found.items() if k != "anyio_backend"]
         stem = "_".join([request.node.originalname, *params])
         for i, transport in enumerate(setup.transports):
             suffix = f"_{i}" if i else ""
