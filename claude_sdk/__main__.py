@@ -134,16 +134,25 @@ async def _run_demo_turn(options: Options, transport: Transport | None) -> int:
     return 1
 
 
+def _make_dirs(tmp: Path) -> tuple[Path, Path]:
+    home, work = tmp / "home", tmp / "work"
+    home.mkdir()
+    work.mkdir()
+    return home, work
+
+
+def _read_greeting(work: Path) -> str:
+    target = work / "demo.txt"
+    return target.read_text().strip() if target.exists() else ""
+
+
 async def _demo_real_cli(cli: str) -> int:
     from .testing import FakeMessagesAPI
 
     print(f"Running the real Claude Code CLI ({cli}) against a local fake Messages API.")
     print("Nothing leaves this machine and nothing is billed.\n")
     with tempfile.TemporaryDirectory(prefix="claude-sdk-demo-") as tmp:
-        home = Path(tmp, "home")
-        work = Path(tmp, "work")
-        home.mkdir()
-        work.mkdir()
+        home, work = _make_dirs(Path(tmp))
         async with FakeMessagesAPI() as api:
             api.reply(
                 text="I'll write the greeting with a shell command.",
@@ -154,8 +163,7 @@ async def _demo_real_cli(cli: str) -> int:
                 cli_path=cli, cwd=str(work), env={**api.env(), "HOME": str(home)}
             )
             status = await _run_demo_turn(options, None)
-            target = work / "demo.txt"
-            written = target.read_text().strip() if target.exists() else ""
+            written = _read_greeting(work)
         print(f"\n[check] demo.txt on disk: {written!r}")
         return status if written == "hello from claude_sdk" else 1
 
