@@ -551,9 +551,15 @@ class Session:
             m
             for matchers in self._options.hooks.values()
             for m in matchers
-            if m.on_failure == "block"
+            if m.on_failure == "block"  # asked for explicitly (the SDK's default is softer)
         ]
-        if blocking and (info.hook_on_failure_supported is not True or info.hooks_applied is False):
+        unsupported = info.hook_on_failure_supported is not True or info.hooks_applied is False
+        if self._options.hooks and unsupported and not blocking:
+            logger.warning(
+                "this CLI does not report support for hook onFailure; a permission hook "
+                "that fails may not block the action on the CLI's side"
+            )
+        if blocking and unsupported:
             raise ClaudeSDKError(
                 "a hook matcher uses on_failure='block', which this CLI does not support "
                 f"(hook_on_failure_supported={info.hook_on_failure_supported!r}, "

@@ -156,6 +156,11 @@ class HookRegistration:
     callback: Any  # hooks.HookCallback
 
 
+#: ``onFailure`` for matchers that leave it unset: a permission hook that fails or is not
+#: answered in time blocks the action (fail closed); other events keep the CLI's default.
+DEFAULT_ON_FAILURE: Mapping[str, str] = {"PreToolUse": "block", "PermissionRequest": "block"}
+
+
 def register_hooks(
     hooks: Mapping[str, Sequence[Any]],
 ) -> tuple[dict[str, list[HookMatcherConfig]] | None, dict[str, HookRegistration]]:
@@ -183,7 +188,7 @@ def register_hooks(
                         matcher=matcher.matcher,
                         hook_callback_ids=ids,
                         timeout=matcher.timeout,
-                        on_failure=matcher.on_failure,
+                        on_failure=matcher.on_failure or DEFAULT_ON_FAILURE.get(event),
                     )
                 )
     return (config or None), table

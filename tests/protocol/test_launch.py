@@ -505,7 +505,12 @@ INIT_ROWS: list[tuple[str, JSON, JSON]] = [
         {
             "hooks": {
                 "PreToolUse": [
-                    {"matcher": "Bash", "hookCallbackIds": ["hook_0", "hook_1"], "timeout": 5}
+                    {
+                        "matcher": "Bash",
+                        "hookCallbackIds": ["hook_0", "hook_1"],
+                        "timeout": 5,
+                        "onFailure": "block",  # the SDK's default for permission hooks
+                    }
                 ],
                 "Stop": [{"matcher": None, "hookCallbackIds": ["hook_2"], "onFailure": "continue"}],
             }
