@@ -40,6 +40,7 @@ from .hooks import HookContext as HookContext
 from .hooks import HookInput as HookInput
 from .hooks import HookMatcher as HookMatcher
 from .hooks import HookOutput as HookOutput
+from .hooks import HookRegistry as HookRegistry
 from .hooks import PostToolUseInput as PostToolUseInput
 from .hooks import PreToolUseInput as PreToolUseInput
 from .hooks import PreToolUseOutput as PreToolUseOutput
@@ -165,6 +166,7 @@ __all__ = [
     "AsyncHookOutput",
     "PreToolUseOutput",
     "HookMatcher",
+    "HookRegistry",
     "HookContext",
     "ToolPermissionContext",
     "PermissionAllow",

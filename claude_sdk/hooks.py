@@ -26,6 +26,7 @@ from ._base import UnknownBase, WireModel
 from .permissions import PermissionMode, PermissionResult, PermissionUpdate
 
 __all__ = [
+    "HookRegistry",
     "HookCallback",
     "HookContext",
     "HookMatcher",
@@ -970,3 +971,55 @@ class HookMatcher:
     hooks: Sequence[HookCallback] = ()
     timeout: float | None = None
     on_failure: Literal["continue", "block"] | None = None
+
+
+_F = typing.TypeVar("_F", bound=Callable[..., Any])
+
+
+class HookRegistry(Mapping[str, Sequence[HookMatcher]]):
+    """Hooks registered with decorators; pass the registry as ``Options(hooks=registry)``.
+
+    >>> hooks = HookRegistry()
+    >>> @hooks.on("PreToolUse", matcher="Bash")
+    ... async def audit(hook_input: PreToolUseInput, context: HookContext) -> HookOutput:
+    ...     return HookOutput()
+
+    Each decorated callable becomes its own matcher, in registration order. Sync and async
+    callables are both fine.
+    """
+
+    def __init__(self) -> None:
+        self._matchers: dict[str, list[HookMatcher]] = {}
+
+    def on(
+        self,
+        event: HookEvent,
+        matcher: str | None = None,
+        *,
+        timeout: float | None = None,
+        on_failure: Literal["continue", "block"] | None = None,
+    ) -> Callable[[_F], _F]:
+        """Register the decorated callable for ``event`` (and a tool-name ``matcher``)."""
+        if event not in HOOK_EVENTS:
+            raise ValueError(f"unknown hook event {event!r}; known: {', '.join(HOOK_EVENTS)}")
+
+        def register(fn: _F) -> _F:
+            self._matchers.setdefault(event, []).append(
+                HookMatcher(matcher=matcher, hooks=(fn,), timeout=timeout, on_failure=on_failure)
+            )
+            return fn
+
+        return register
+
+    def add(self, event: HookEvent, matcher: HookMatcher) -> None:
+        """Register a ready-made matcher."""
+        self._matchers.setdefault(event, []).append(matcher)
+
+    def __getitem__(self, event: str) -> Sequence[HookMatcher]:
+        return tuple(self._matchers[event])
+
+    def __iter__(self) -> typing.Iterator[str]:
+        return iter(self._matchers)
+
+    def __len__(self) -> int:
+        return len(self._matchers)

@@ -620,3 +620,40 @@ async def test_ask_returns_the_reply() -> None:
     assert reply.result.subtype == "success"
     assert reply.session_id
     assert json.loads(cs.wire.encode(reply.result))["type"] == "result"
+
+
+async def test_hooks_registered_with_the_decorator_registry_run() -> None:
+    seen: list[str] = []
+    done = anyio.Event()
+    hooks = cs.HookRegistry()
+
+    @hooks.on("PreToolUse", matcher="Bash")
+    def audit(hook_input: PreToolUseInput, context: HookContext) -> None:  # a sync hook
+        seen.append(f"pre:{hook_input.tool_name}")
+
+    @hooks.on("Stop")
+    async def stopped(hook_input: StopInput, context: HookContext) -> cs.HookOutput:
+        seen.append("stop")
+        return cs.HookOutput(system_message="bye")
+
+    async def script(cli: ScriptedCLI) -> None:
+        init = await cli.handshake()
+        assert init.hooks is not None
+        assert init.hooks["PreToolUse"][0].on_failure == "block"  # the default, fail closed
+        await cli.next_prompt()
+        await cli.turn(text="ok", tools=[ToolCall("Bash", {"command": "ls"})])
+        done.set()
+
+    async def allow(
+        name: str, tool_input: dict[str, Any], ctx: cs.ToolPermissionContext
+    ) -> cs.PermissionResult:
+        return cs.PermissionAllow()
+
+    options = cs.Options(hooks=hooks, can_use_tool=allow)
+    async with cs.open_session(options, transport=FakeCLI(script)) as session:
+        await session.send("go")
+        _ = [m async for m in session.receive_response()]
+        await done.wait()
+    assert seen == ["pre:Bash", "stop"]
+    with pytest.raises(ValueError, match="unknown hook event"):
+        hooks.on("NoSuchEvent")  # type: ignore[arg-type]
