@@ -50,6 +50,7 @@ import hashlib
 import itertools
 import json
 import math
+import signal
 import sys
 import time
 import uuid
@@ -1223,10 +1224,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     async def serve() -> None:
-        async with FakeMessagesAPI(host=args.host, port=args.port, default_text=args.text) as api:
-            sys.stdout.write(f"{api.base_url}\n")
-            sys.stdout.flush()
-            await anyio.sleep_forever()
+        # Stop on SIGINT/SIGTERM from inside the loop: KeyboardInterrupt surfaces differently
+        # across Pythons and backends (as CancelledError on Python 3.10's asyncio).
+        with anyio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            async with FakeMessagesAPI(
+                host=args.host, port=args.port, default_text=args.text
+            ) as api:
+                sys.stdout.write(f"{api.base_url}\n")
+                sys.stdout.flush()
+                async for _ in signals:
+                    break
 
     with suppress(KeyboardInterrupt):
         anyio.run(serve, backend=args.backend)
