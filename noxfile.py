@@ -65,3 +65,22 @@ def e2e(session: nox.Session) -> None:
     else:
         session.warn("no network namespace available: running e2e with the offline env only")
         session.run(*pytest, *session.posargs, env=env)
+
+
+@nox.session(python="3.11")
+def examples(session: nox.Session) -> None:
+    """Every examples/*.py, offline: the real CLI 2.1.330 against FakeMessagesAPI."""
+    session.install("-e", ".", *TEST_DEPS)
+    # Fetch the pinned CLI outside the namespace, once; the runner finds it in the cache.
+    session.run("python3", "tests/support/fetch_cli.py", external=True)
+    # `nox -s examples -- examples/hooks.py` runs only the examples named.
+    runner = [
+        os.path.join(session.bin, "python"),
+        "tests/support/run_example.py",
+        *(session.posargs or ["--all"]),
+    ]
+    if _netns_available():
+        session.run("tests/support/netns_run.sh", *runner, external=True)
+    else:
+        session.warn("no network namespace available: running the examples with the offline env")
+        session.run(*runner)

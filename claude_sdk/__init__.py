@@ -41,11 +41,16 @@ from .hooks import HookInput as HookInput
 from .hooks import HookMatcher as HookMatcher
 from .hooks import HookOutput as HookOutput
 from .hooks import HookRegistry as HookRegistry
+from .hooks import PermissionRequestOutput as PermissionRequestOutput
 from .hooks import PostToolUseInput as PostToolUseInput
+from .hooks import PostToolUseOutput as PostToolUseOutput
 from .hooks import PreToolUseInput as PreToolUseInput
 from .hooks import PreToolUseOutput as PreToolUseOutput
+from .hooks import SessionStartOutput as SessionStartOutput
 from .hooks import StopInput as StopInput
+from .hooks import StopOutput as StopOutput
 from .hooks import UserPromptSubmitInput as UserPromptSubmitInput
+from .hooks import UserPromptSubmitOutput as UserPromptSubmitOutput
 from .messages import APIMessage as APIMessage
 from .messages import AssistantMessage as AssistantMessage
 from .messages import ContentBlock as ContentBlock
@@ -165,6 +170,11 @@ __all__ = [
     "HookOutput",
     "AsyncHookOutput",
     "PreToolUseOutput",
+    "PostToolUseOutput",
+    "UserPromptSubmitOutput",
+    "SessionStartOutput",
+    "StopOutput",
+    "PermissionRequestOutput",
     "HookMatcher",
     "HookRegistry",
     "HookContext",

@@ -339,8 +339,8 @@ class Answer:
 
 
 async def test_structured_output_as_an_attrs_instance(e2e: E2E) -> None:
+    # The StructuredOutput tool call ends the turn: no further API request follows.
     e2e.api.reply(tool_use=("StructuredOutput", {"value": 4, "reason": "2 + 2"}))
-    e2e.api.reply(text="done")
     reply = await cs.ask(
         "what is 2 + 2?", options=e2e.options(output_format=Answer), transport=e2e.transport()
     )
@@ -348,3 +348,4 @@ async def test_structured_output_as_an_attrs_instance(e2e: E2E) -> None:
     assert reply.structured_output == Answer(value=4, reason="2 + 2")
     tools = e2e.api.main_requests[0].tools
     assert "StructuredOutput" in tools
+    assert len(e2e.api.main_requests) == 1
