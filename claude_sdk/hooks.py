@@ -178,8 +178,22 @@ class BaseHookInput(WireModel):
     effort: _JSON | None = None
 
 
+class _ToolInputView:
+    """``typed_input``: a typed view of ``tool_input`` for built-in tools (None otherwise)."""
+
+    tool_name: str
+    tool_input: _JSON
+
+    @property
+    def typed_input(self) -> Any:
+        """``BashInput``, ``WriteInput``, ... (`claude_sdk.tool_inputs`), or None."""
+        from .tool_inputs import typed_input
+
+        return typed_input(self.tool_name, self.tool_input)
+
+
 @attrs.frozen(kw_only=True, slots=False)
-class PreToolUseInput(BaseHookInput):
+class PreToolUseInput(_ToolInputView, BaseHookInput):
     """Before a tool runs; the output may allow, deny, ask, defer or rewrite the input."""
 
     hook_event_name: ClassVar[str] = "PreToolUse"
@@ -191,7 +205,7 @@ class PreToolUseInput(BaseHookInput):
 
 
 @attrs.frozen(kw_only=True, slots=False)
-class PostToolUseInput(BaseHookInput):
+class PostToolUseInput(_ToolInputView, BaseHookInput):
     """After a tool succeeded."""
 
     hook_event_name: ClassVar[str] = "PostToolUse"
@@ -205,7 +219,7 @@ class PostToolUseInput(BaseHookInput):
 
 
 @attrs.frozen(kw_only=True, slots=False)
-class PostToolUseFailureInput(BaseHookInput):
+class PostToolUseFailureInput(_ToolInputView, BaseHookInput):
     """After a tool failed."""
 
     hook_event_name: ClassVar[str] = "PostToolUseFailure"
@@ -394,7 +408,7 @@ class PostModelSwitchInput(BaseHookInput):
 
 
 @attrs.frozen(kw_only=True, slots=False)
-class PermissionRequestInput(BaseHookInput):
+class PermissionRequestInput(_ToolInputView, BaseHookInput):
     """A permission prompt is about to be shown; the output may decide it."""
 
     hook_event_name: ClassVar[str] = "PermissionRequest"
@@ -405,7 +419,7 @@ class PermissionRequestInput(BaseHookInput):
 
 
 @attrs.frozen(kw_only=True, slots=False)
-class PermissionDeniedInput(BaseHookInput):
+class PermissionDeniedInput(_ToolInputView, BaseHookInput):
     """A tool call was denied; the output may ask for a retry."""
 
     hook_event_name: ClassVar[str] = "PermissionDenied"

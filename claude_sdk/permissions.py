@@ -211,6 +211,9 @@ class ToolPermissionContext:
         agent_id: the subagent asking, if any.
         request_id: the id of the ``can_use_tool`` control request.
         request: the whole typed request (display name, MCP server, title, ...).
+        typed_input: a typed view of the tool's input for built-in tools (``BashInput``,
+            ``WriteInput``, ... from `claude_sdk.tool_inputs`), None for other tools. The
+            dict passed to the callback stays exactly as the CLI sent it.
     """
 
     tool_use_id: str | None = None
@@ -220,6 +223,7 @@ class ToolPermissionContext:
     agent_id: str | None = None
     request_id: str | None = None
     request: Any = None
+    typed_input: Any = None
 
 
 CanUseTool = Callable[

@@ -69,6 +69,7 @@ from .messages import (
 )
 from .options import Options
 from .permissions import PermissionAllow, PermissionDeny, ToolPermissionContext
+from .tool_inputs import typed_input
 from .transports.base import Connection, Transport
 
 if sys.version_info < (3, 11):  # pragma: no cover
@@ -805,6 +806,7 @@ class Session:
             agent_id=request.agent_id,
             request_id=request_id,
             request=request,
+            typed_input=typed_input(request.tool_name, request.input),
         )
         try:
             with anyio.fail_after(self._options.callback_timeout):

@@ -11,6 +11,7 @@ from typing import Any
 
 from .. import control as c
 from .. import messages as m
+from .. import tool_inputs
 from . import codec, schema_hooks
 
 __all__ = ["RESPONSE_TYPES", "register_all"]
@@ -130,6 +131,7 @@ def register_all() -> None:
     )
 
     schema_hooks.register()
+    tool_inputs.register()
 
     # -- the top-level frame union --------------------------------------------------
     system_union = _system_union()

@@ -657,3 +657,32 @@ async def test_hooks_registered_with_the_decorator_registry_run() -> None:
     assert seen == ["pre:Bash", "stop"]
     with pytest.raises(ValueError, match="unknown hook event"):
         hooks.on("NoSuchEvent")  # type: ignore[arg-type]
+
+
+async def test_callbacks_get_a_typed_view_of_built_in_tool_inputs() -> None:
+    from claude_sdk.tool_inputs import BashInput
+
+    views: list[Any] = []
+
+    async def allow(
+        name: str, tool_input: dict[str, Any], ctx: cs.ToolPermissionContext
+    ) -> cs.PermissionResult:
+        views.append(ctx.typed_input)
+        return cs.PermissionAllow()
+
+    async def pre(hook_input: PreToolUseInput, context: HookContext) -> None:
+        views.append(hook_input.typed_input)
+
+    async def script(cli: ScriptedCLI) -> None:
+        await cli.handshake()
+        await cli.next_prompt()
+        await cli.turn(
+            text="ok",
+            tools=[ToolCall("Bash", {"command": "ls -la"}), ToolCall("mcp__x__y", {"a": 1})],
+        )
+
+    options = cs.Options(can_use_tool=allow, hooks={"PreToolUse": [cs.HookMatcher(hooks=[pre])]})
+    await cs.ask("go", options=options, transport=FakeCLI(script))
+    bash = [v for v in views if isinstance(v, BashInput)]
+    assert [b.command for b in bash] == ["ls -la", "ls -la"]  # hook and permission
+    assert views.count(None) == 2  # the MCP tool has no typed view

@@ -1,0 +1,871 @@
+"""Typed views of the inputs of Claude Code's built-in tools.
+
+``can_use_tool`` callbacks and tool hooks receive a tool's input as the dict the CLI sent
+(``tool_input``). `typed_input` gives the same input as a frozen attrs value for the tools
+this module knows (one class per tool, listed in `TOOL_INPUTS`), or None for any other tool.
+
+Shapes follow the CLI's tool schemas (CLI 2.1.330; the official TypeScript SDK's
+``sdk-tools.d.ts`` declares the same), plus tools that older CLIs still offer (``MultiEdit``,
+``TodoWrite``, ``BashOutput``, ``KillShell``). Most keys are snake_case, as here; the few that
+are not (``dangerouslyDisableSandbox``, ``activeForm``, Grep's ``-A`` / ``-n`` flags, ...) are
+mapped by the codec, registered by `register`.
+
+Contract:
+
+* ``typed_input(name, tool_input)`` never raises. It returns None for a tool it does not know,
+  and for an input that does not fit the tool's class: a required key missing, or a value of
+  the wrong JSON type. A value outside a ``Literal`` (say a new todo status) still fits: a newer
+  CLI may add values, and the view is then as good as the dict.
+* Keys the class does not know are kept in ``extra`` (excluded from equality), so
+  ``codec.unstructure(typed_input(name, d)) == d``: the view loses nothing.
+* The view is decoded from a shallow copy of ``tool_input``; lists of plain values inside it
+  are shared with the dict.
+* Optional fields the input did not carry read as None; a view built in Python leaves out the
+  optional fields it does not set (see ``claude_sdk._base``).
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections.abc import Callable, Mapping
+from typing import Any, Literal, TypeAlias
+
+import attrs
+
+from ._base import WireModel
+from ._protocol import codec
+
+__all__ = [
+    # file tools
+    "ReadInput",
+    "WriteInput",
+    "EditInput",
+    "EditOperation",
+    "MultiEditInput",
+    "NotebookEditInput",
+    # search
+    "GlobInput",
+    "GrepInput",
+    # shell and background tasks
+    "BashInput",
+    "BashOutputInput",
+    "TaskOutputInput",
+    "TaskStopInput",
+    "MonitorInput",
+    # web
+    "WebFetchInput",
+    "WebSearchInput",
+    # agents, planning, questions
+    "AgentInput",
+    "TodoItem",
+    "TodoWriteInput",
+    "TaskCreateInput",
+    "TaskGetInput",
+    "TaskUpdateInput",
+    "TaskListInput",
+    "QuestionOption",
+    "UserQuestion",
+    "AskUserQuestionInput",
+    "AllowedPrompt",
+    "ExitPlanModeInput",
+    "EnterPlanModeInput",
+    "EnterWorktreeInput",
+    "ExitWorktreeInput",
+    # scheduling
+    "CronCreateInput",
+    "CronDeleteInput",
+    "CronListInput",
+    "ScheduleWakeupInput",
+    # MCP resources
+    "ListMcpResourcesInput",
+    "ReadMcpResourceInput",
+    # lookup
+    "ToolInput",
+    "TOOL_INPUTS",
+    "typed_input",
+    "register",
+]
+
+_JSON = dict[str, Any]
+
+
+# ======================================================================================
+# File tools
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class ReadInput(WireModel):
+    """Input of the ``Read`` tool: read a file (text, image, PDF or notebook).
+
+    Attributes:
+        file_path: the absolute path of the file.
+        offset: the line to start reading from.
+        limit: how many lines to read.
+        pages: a page range for a PDF, e.g. ``"1-5"``.
+    """
+
+    file_path: str
+    offset: int | None = None
+    limit: int | None = None
+    pages: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class WriteInput(WireModel):
+    """Input of the ``Write`` tool: create or overwrite a file.
+
+    Attributes:
+        file_path: the absolute path of the file.
+        content: the whole new content.
+    """
+
+    file_path: str
+    content: str
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class EditInput(WireModel):
+    """Input of the ``Edit`` tool: replace an exact string in a file.
+
+    Attributes:
+        file_path: the absolute path of the file.
+        old_string: the text to replace.
+        new_string: the replacement.
+        replace_all: replace every occurrence (default: exactly one must match).
+    """
+
+    file_path: str
+    old_string: str
+    new_string: str
+    replace_all: bool | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class EditOperation(WireModel):
+    """One replacement of a ``MultiEdit`` call (as in `EditInput`, without the path)."""
+
+    old_string: str
+    new_string: str
+    replace_all: bool | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class MultiEditInput(WireModel):
+    """Input of the ``MultiEdit`` tool (older CLIs): several edits of one file, in order.
+
+    Attributes:
+        file_path: the absolute path of the file.
+        edits: the replacements, applied one after the other.
+    """
+
+    file_path: str
+    edits: list[EditOperation]
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class NotebookEditInput(WireModel):
+    """Input of the ``NotebookEdit`` tool: replace, insert or delete a Jupyter cell.
+
+    Attributes:
+        notebook_path: the absolute path of the ``.ipynb`` file.
+        new_source: the cell's new source.
+        cell_id: the cell to edit (for an insert: the cell to insert after).
+        cell_type: ``code`` or ``markdown`` (required to insert).
+        edit_mode: ``replace`` (the default), ``insert`` or ``delete``.
+    """
+
+    notebook_path: str
+    new_source: str
+    cell_id: str | None = None
+    cell_type: Literal["code", "markdown"] | None = None
+    edit_mode: Literal["replace", "insert", "delete"] | None = None
+
+
+# ======================================================================================
+# Search
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class GlobInput(WireModel):
+    """Input of the ``Glob`` tool: find files by name pattern.
+
+    Attributes:
+        pattern: the glob, e.g. ``"src/**/*.py"``.
+        path: the directory to search (default: the working directory).
+    """
+
+    pattern: str
+    path: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class GrepInput(WireModel):
+    """Input of the ``Grep`` tool: search file contents with ripgrep.
+
+    The flag-named keys get readable names here: ``-B`` is `lines_before`, ``-A``
+    `lines_after`, ``-C`` `lines_around` (an alias of ``context``), ``-n`` `line_numbers`,
+    ``-i`` `case_insensitive`, ``-o`` `only_matching`.
+
+    Attributes:
+        pattern: the regular expression.
+        path: the file or directory to search (default: the working directory).
+        glob: a glob that filters the files searched (``rg --glob``).
+        output_mode: ``files_with_matches`` (the default), ``content`` or ``count``.
+        lines_before: ``-B``, lines of context before each match.
+        lines_after: ``-A``, lines of context after each match.
+        lines_around: ``-C``, lines of context around each match.
+        context: lines of context around each match (the same as ``-C``).
+        line_numbers: ``-n``, show line numbers.
+        case_insensitive: ``-i``, ignore case.
+        only_matching: ``-o``, print only the matched parts.
+        type: a ripgrep file type (``rg --type``), e.g. ``py``.
+        head_limit: at most this many lines or entries.
+        offset: skip this many lines or entries first.
+        multiline: let patterns span lines (``rg -U --multiline-dotall``).
+    """
+
+    pattern: str
+    path: str | None = None
+    glob: str | None = None
+    output_mode: Literal["content", "files_with_matches", "count"] | None = None
+    lines_before: int | None = None
+    lines_after: int | None = None
+    lines_around: int | None = None
+    context: int | None = None
+    line_numbers: bool | None = None
+    case_insensitive: bool | None = None
+    only_matching: bool | None = None
+    type: str | None = None
+    head_limit: int | None = None
+    offset: int | None = None
+    multiline: bool | None = None
+
+
+# ======================================================================================
+# Shell and background tasks
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class BashInput(WireModel):
+    """Input of the ``Bash`` tool: run a shell command.
+
+    Attributes:
+        command: the command line.
+        timeout: a timeout in milliseconds.
+        description: what the command does, in a few words.
+        run_in_background: run it as a background task.
+        dangerously_disable_sandbox: run it outside the sandbox
+            (``dangerouslyDisableSandbox`` on the wire).
+    """
+
+    command: str
+    timeout: float | None = None
+    description: str | None = None
+    run_in_background: bool | None = None
+    dangerously_disable_sandbox: bool | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class BashOutputInput(WireModel):
+    """Input of the ``BashOutput`` tool (older CLIs): read a background shell's new output.
+
+    Attributes:
+        bash_id: the background shell.
+        filter: a regular expression the returned lines must match.
+    """
+
+    bash_id: str
+    filter: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class TaskOutputInput(WireModel):
+    """Input of the ``TaskOutput`` tool: read a background task's output.
+
+    Attributes:
+        task_id: the task.
+        block: wait for the task to finish.
+        timeout: how long to wait, in milliseconds.
+    """
+
+    task_id: str
+    block: bool | None = None
+    timeout: float | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class TaskStopInput(WireModel):
+    """Input of the ``TaskStop`` tool (``KillShell`` / ``KillBash`` in older CLIs): stop a
+    background task.
+
+    Attributes:
+        task_id: the task (or a named background agent).
+        shell_id: the older name of ``task_id``.
+    """
+
+    task_id: str | None = None
+    shell_id: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class MonitorInput(WireModel):
+    """Input of the ``Monitor`` tool: watch a command's output (or a WebSocket) as events.
+
+    Attributes:
+        description: what is watched (shown in notifications).
+        timeout_ms: stop after this long.
+        persistent: watch for the whole session.
+        command: a shell command; each stdout line is an event.
+        ws: ``{url, protocols?}``, a WebSocket to watch instead.
+    """
+
+    description: str
+    timeout_ms: float | None = None
+    persistent: bool | None = None
+    command: str | None = None
+    ws: _JSON | None = None
+
+
+# ======================================================================================
+# Web
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class WebFetchInput(WireModel):
+    """Input of the ``WebFetch`` tool: fetch a URL and run a prompt over its content.
+
+    Attributes:
+        url: the URL.
+        prompt: what to extract from the page.
+    """
+
+    url: str
+    prompt: str
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class WebSearchInput(WireModel):
+    """Input of the ``WebSearch`` tool.
+
+    Attributes:
+        query: the search query.
+        allowed_domains: only results from these domains.
+        blocked_domains: never results from these domains.
+    """
+
+    query: str
+    allowed_domains: list[str] | None = None
+    blocked_domains: list[str] | None = None
+
+
+# ======================================================================================
+# Agents, tasks, planning, questions
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class AgentInput(WireModel):
+    """Input of the ``Agent`` tool (named ``Task`` in the init message and older CLIs):
+    start a subagent.
+
+    Attributes:
+        description: a short description of the task.
+        prompt: the task for the agent.
+        subagent_type: the kind of agent (default: the general-purpose one).
+        model: a model alias overriding the agent's, e.g. ``"haiku"``.
+        run_in_background: run the agent in the background.
+        name: a name that makes the agent addressable while it runs.
+        team_name: deprecated, ignored by current CLIs.
+        mode: deprecated, ignored by current CLIs (a permission mode).
+        isolation: ``"worktree"`` or ``"remote"``.
+    """
+
+    description: str
+    prompt: str
+    subagent_type: str | None = None
+    model: str | None = None
+    run_in_background: bool | None = None
+    name: str | None = None
+    team_name: str | None = None
+    mode: str | None = None
+    isolation: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class TodoItem(WireModel):
+    """One entry of a ``TodoWrite`` list.
+
+    Attributes:
+        content: what is to be done, imperative ("Run the tests").
+        status: ``pending``, ``in_progress`` or ``completed``.
+        active_form: the same, in the present continuous ("Running the tests";
+            ``activeForm`` on the wire).
+    """
+
+    content: str
+    status: Literal["pending", "in_progress", "completed"]
+    active_form: str
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class TodoWriteInput(WireModel):
+    """Input of the ``TodoWrite`` tool: replace the session's todo list.
+
+    Attributes:
+        todos: the whole new list.
+    """
+
+    todos: list[TodoItem]
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class TaskCreateInput(WireModel):
+    """Input of the ``TaskCreate`` tool: add a task to the session's task list.
+
+    Attributes:
+        subject: a short title.
+        description: what needs to be done.
+        active_form: the present continuous form shown while in progress (``activeForm``).
+        metadata: arbitrary data attached to the task.
+    """
+
+    subject: str
+    description: str
+    active_form: str | None = None
+    metadata: _JSON | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class TaskGetInput(WireModel):
+    """Input of the ``TaskGet`` tool: read one task of the task list.
+
+    Attributes:
+        task_id: the task (``taskId`` on the wire).
+    """
+
+    task_id: str
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class TaskUpdateInput(WireModel):
+    """Input of the ``TaskUpdate`` tool: change one task of the task list.
+
+    Attributes:
+        task_id: the task (``taskId``).
+        subject: a new title.
+        description: a new description.
+        active_form: a new present continuous form (``activeForm``).
+        status: ``pending``, ``in_progress``, ``completed`` or ``deleted``.
+        add_blocks: tasks this one now blocks (``addBlocks``).
+        add_blocked_by: tasks that now block this one (``addBlockedBy``).
+        owner: a new owner.
+        metadata: keys to merge into the task's metadata (null deletes a key).
+    """
+
+    task_id: str
+    subject: str | None = None
+    description: str | None = None
+    active_form: str | None = None
+    status: Literal["pending", "in_progress", "completed", "deleted"] | None = None
+    add_blocks: list[str] | None = None
+    add_blocked_by: list[str] | None = None
+    owner: str | None = None
+    metadata: _JSON | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class TaskListInput(WireModel):
+    """Input of the ``TaskList`` tool: list the session's tasks (no fields)."""
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class QuestionOption(WireModel):
+    """One choice of a `UserQuestion`.
+
+    Attributes:
+        label: the text the user picks.
+        description: what choosing it means.
+        preview: content shown while the option is focused.
+    """
+
+    label: str
+    description: str
+    preview: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class UserQuestion(WireModel):
+    """One question of an ``AskUserQuestion`` call.
+
+    Attributes:
+        question: the full question.
+        header: a very short label for it.
+        options: the choices (two to four; "Other" is added by the CLI).
+        multi_select: the user may pick several (``multiSelect`` on the wire).
+    """
+
+    question: str
+    header: str
+    options: list[QuestionOption]
+    multi_select: bool
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class AskUserQuestionInput(WireModel):
+    """Input of the ``AskUserQuestion`` tool: ask the user multiple-choice questions.
+
+    A host that answers the questions itself returns them in ``answers`` (question text ->
+    answer) through ``PermissionAllow(updated_input=...)``.
+
+    Attributes:
+        questions: one to four questions.
+        answers: the user's answers, by question text.
+        annotations: per-question ``{preview?, notes?}``, by question text.
+        metadata: e.g. ``{"source": ...}``, for tracking; not shown to the user.
+    """
+
+    questions: list[UserQuestion]
+    answers: dict[str, str] | None = None
+    annotations: dict[str, _JSON] | None = None
+    metadata: _JSON | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class AllowedPrompt(WireModel):
+    """A category of actions an `ExitPlanModeInput` asks permission for.
+
+    Attributes:
+        tool: the tool it applies to (``"Bash"``).
+        prompt: the action, e.g. ``"run tests"``.
+    """
+
+    tool: str
+    prompt: str
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class ExitPlanModeInput(WireModel):
+    """Input of the ``ExitPlanMode`` tool: present the plan and ask to leave plan mode.
+
+    Attributes:
+        plan: the plan, as Markdown.
+        allowed_prompts: permissions the plan needs (``allowedPrompts``; deprecated).
+    """
+
+    plan: str | None = None
+    allowed_prompts: list[AllowedPrompt] | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class EnterPlanModeInput(WireModel):
+    """Input of the ``EnterPlanMode`` tool (no fields)."""
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class EnterWorktreeInput(WireModel):
+    """Input of the ``EnterWorktree`` tool: create or switch to a git worktree.
+
+    Attributes:
+        name: a name for a new worktree.
+        path: an existing worktree to switch to.
+    """
+
+    name: str | None = None
+    path: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class ExitWorktreeInput(WireModel):
+    """Input of the ``ExitWorktree`` tool: leave the current worktree.
+
+    Attributes:
+        action: ``keep`` the worktree on disk, or ``remove`` it.
+        discard_changes: confirm removing a worktree with uncommitted work.
+    """
+
+    action: Literal["keep", "remove"]
+    discard_changes: bool | None = None
+
+
+# ======================================================================================
+# Scheduling
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class CronCreateInput(WireModel):
+    """Input of the ``CronCreate`` tool: schedule a prompt.
+
+    Attributes:
+        cron: a five-field cron expression, in local time.
+        prompt: the prompt to enqueue at each firing.
+        recurring: fire at every match (the default) rather than once.
+        durable: keep the job across restarts.
+    """
+
+    cron: str
+    prompt: str
+    recurring: bool | None = None
+    durable: bool | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class CronDeleteInput(WireModel):
+    """Input of the ``CronDelete`` tool: cancel a scheduled job.
+
+    Attributes:
+        id: the job's id, from ``CronCreate``.
+    """
+
+    id: str
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class CronListInput(WireModel):
+    """Input of the ``CronList`` tool (no fields)."""
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class ScheduleWakeupInput(WireModel):
+    """Input of the ``ScheduleWakeup`` tool: continue a ``/loop`` later (or stop it).
+
+    Attributes:
+        delay_seconds: when to wake up (``delaySeconds``).
+        reason: why that delay.
+        prompt: the ``/loop`` input to run on wake-up.
+        stop: end the loop instead.
+    """
+
+    delay_seconds: float | None = None
+    reason: str | None = None
+    prompt: str | None = None
+    stop: bool | None = None
+
+
+# ======================================================================================
+# MCP resources
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class ListMcpResourcesInput(WireModel):
+    """Input of the ``ListMcpResourcesTool`` tool: list MCP resources.
+
+    Attributes:
+        server: only this server's resources.
+    """
+
+    server: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class ReadMcpResourceInput(WireModel):
+    """Input of the ``ReadMcpResourceTool`` tool: read one MCP resource.
+
+    Attributes:
+        server: the MCP server.
+        uri: the resource's URI.
+    """
+
+    server: str
+    uri: str
+
+
+# ======================================================================================
+# Lookup
+
+#: Any typed tool input.
+ToolInput: TypeAlias = (
+    ReadInput
+    | WriteInput
+    | EditInput
+    | MultiEditInput
+    | NotebookEditInput
+    | GlobInput
+    | GrepInput
+    | BashInput
+    | BashOutputInput
+    | TaskOutputInput
+    | TaskStopInput
+    | MonitorInput
+    | WebFetchInput
+    | WebSearchInput
+    | AgentInput
+    | TodoWriteInput
+    | TaskCreateInput
+    | TaskGetInput
+    | TaskUpdateInput
+    | TaskListInput
+    | AskUserQuestionInput
+    | ExitPlanModeInput
+    | EnterPlanModeInput
+    | EnterWorktreeInput
+    | ExitWorktreeInput
+    | CronCreateInput
+    | CronDeleteInput
+    | CronListInput
+    | ScheduleWakeupInput
+    | ListMcpResourcesInput
+    | ReadMcpResourceInput
+)
+
+#: The input class of each built-in tool, by tool name (several names for renamed tools).
+TOOL_INPUTS: Mapping[str, type[ToolInput]] = types.MappingProxyType(
+    {
+        "Read": ReadInput,
+        "Write": WriteInput,
+        "Edit": EditInput,
+        "MultiEdit": MultiEditInput,
+        "NotebookEdit": NotebookEditInput,
+        "Glob": GlobInput,
+        "Grep": GrepInput,
+        "Bash": BashInput,
+        "BashOutput": BashOutputInput,
+        "TaskOutput": TaskOutputInput,
+        "TaskStop": TaskStopInput,
+        "KillShell": TaskStopInput,
+        "KillBash": TaskStopInput,
+        "Monitor": MonitorInput,
+        "WebFetch": WebFetchInput,
+        "WebSearch": WebSearchInput,
+        "Agent": AgentInput,
+        "Task": AgentInput,
+        "TodoWrite": TodoWriteInput,
+        "TaskCreate": TaskCreateInput,
+        "TaskGet": TaskGetInput,
+        "TaskUpdate": TaskUpdateInput,
+        "TaskList": TaskListInput,
+        "AskUserQuestion": AskUserQuestionInput,
+        "ExitPlanMode": ExitPlanModeInput,
+        "EnterPlanMode": EnterPlanModeInput,
+        "EnterWorktree": EnterWorktreeInput,
+        "ExitWorktree": ExitWorktreeInput,
+        "CronCreate": CronCreateInput,
+        "CronDelete": CronDeleteInput,
+        "CronList": CronListInput,
+        "ScheduleWakeup": ScheduleWakeupInput,
+        "ListMcpResourcesTool": ListMcpResourcesInput,
+        "ReadMcpResourceTool": ReadMcpResourceInput,
+    }
+)
+
+#: The wire keys that are not the field's name (every other key is the field's name).
+_WIRE_KEYS: Mapping[type, Mapping[str, str]] = {
+    BashInput: {"dangerously_disable_sandbox": "dangerouslyDisableSandbox"},
+    GrepInput: {
+        "lines_before": "-B",
+        "lines_after": "-A",
+        "lines_around": "-C",
+        "line_numbers": "-n",
+        "case_insensitive": "-i",
+        "only_matching": "-o",
+    },
+    TodoItem: {"active_form": "activeForm"},
+    TaskCreateInput: {"active_form": "activeForm"},
+    TaskGetInput: {"task_id": "taskId"},
+    TaskUpdateInput: {
+        "task_id": "taskId",
+        "active_form": "activeForm",
+        "add_blocks": "addBlocks",
+        "add_blocked_by": "addBlockedBy",
+    },
+    UserQuestion: {"multi_select": "multiSelect"},
+    ExitPlanModeInput: {"allowed_prompts": "allowedPrompts"},
+    ScheduleWakeupInput: {"delay_seconds": "delaySeconds"},
+}
+
+_registered = False
+
+
+def register() -> None:
+    """Register the wire names of the tool input classes with the codec (idempotent).
+
+    Called by ``schema.register_all()``; `typed_input` calls it too, so that no decoder is
+    ever generated before the names are known.
+    """
+    global _registered
+    if _registered:
+        return
+    _registered = True
+    spec: Callable[..., None] = codec.register_spec
+    for cls, renames in _WIRE_KEYS.items():
+        spec(cls, **renames)
+
+
+def typed_input(tool_name: str, tool_input: Mapping[str, Any]) -> ToolInput | None:
+    """The typed view of a built-in tool's input (see the module docstring).
+
+    Args:
+        tool_name: the tool's name as the CLI sends it (``"Bash"``, ``"Task"``, ...).
+        tool_input: the input dict the CLI sent.
+
+    Returns:
+        An instance of ``TOOL_INPUTS[tool_name]``, or None when the tool is not a known
+        built-in tool or the input does not fit its class. Never raises.
+    """
+    cls = TOOL_INPUTS.get(tool_name)
+    if cls is None or not isinstance(tool_input, Mapping):
+        return None
+    register()
+    data = tool_input if tool_input.__class__ is dict else dict(tool_input)
+    # Checked before decoding: the decoder does not validate, and would, for instance, take
+    # an empty object for an empty list.
+    if not _fits(data, cls):
+        return None
+    try:
+        obj = codec.structure(data, cls)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError):  # pragma: no cover
+        return None  # a shape _fits let through but the decoder cannot take: still no view
+    return typing.cast("ToolInput", obj)
+
+
+# --------------------------------------------------------------------------------------
+# The fit check: the JSON value against the class (unknown keys do not count)
+
+#: (wire key, type, required) of each field, by class.
+_FIELDS: dict[type, tuple[tuple[str, Any, bool], ...]] = {}
+
+
+def _fields(cls: type) -> tuple[tuple[str, Any, bool], ...]:
+    fields = _FIELDS.get(cls)
+    if fields is None:
+        hints = typing.get_type_hints(cls)
+        renames = _WIRE_KEYS.get(cls, {})
+        fields = _FIELDS[cls] = tuple(
+            (renames.get(a.name, a.name), hints[a.name], a.default is attrs.NOTHING)
+            for a in attrs.fields(cls)
+            if a.name != "extra"
+        )
+    return fields
+
+
+def _fits(value: Any, tp: Any) -> bool:
+    """Whether the JSON value ``value`` has the shape the annotation ``tp`` declares."""
+    if tp is Any:
+        return True
+    if tp is type(None):
+        return value is None
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        return any(_fits(value, arg) for arg in typing.get_args(tp))
+    if origin is Literal:
+        # A value it does not list is a newer CLI's: only the JSON type has to match.
+        return any(_fits(value, type(arg)) for arg in typing.get_args(tp))
+    if origin is list:
+        (item,) = typing.get_args(tp)
+        return value.__class__ is list and all(_fits(v, item) for v in value)
+    if origin is dict:
+        _, item = typing.get_args(tp)
+        return value.__class__ is dict and all(
+            isinstance(k, str) and _fits(v, item) for k, v in value.items()
+        )
+    if isinstance(tp, type) and attrs.has(tp):
+        return value.__class__ is dict and all(
+            _fits(value[key], hint) if key in value else not required
+            for key, hint, required in _fields(tp)
+        )
+    if tp is bool:
+        return value.__class__ is bool
+    if tp is int:
+        return isinstance(value, int) and value.__class__ is not bool
+    if tp is float:
+        return isinstance(value, (int, float)) and value.__class__ is not bool
+    return isinstance(value, tp)
