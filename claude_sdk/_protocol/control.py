@@ -17,7 +17,7 @@ import secrets
 from typing import Any
 
 from ..control import ControlError, ControlResponse, ControlSuccess
-from ..errors import ControlRequestError
+from ..errors import ControlRequestError, MessageDecodeError
 from . import codec
 from .schema import RESPONSE_TYPES
 
@@ -74,7 +74,19 @@ class ControlState:
         if isinstance(response, ControlSuccess):
             body = response.response if response.response is not None else {}
             tp = RESPONSE_TYPES.get(subtype)
-            return request_id, (codec.structure(body, tp) if tp is not None else body)
+            if tp is None:
+                return request_id, body
+            try:
+                return request_id, codec.structure(body, tp)
+            except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+                # The answer arrived but does not fit the model: fail this request now,
+                # with the body, rather than leave it waiting for its timeout.
+                error = MessageDecodeError(
+                    line=codec.dumps(body),
+                    reason=f"the answer to {subtype} does not fit {tp.__name__}: "
+                    f"{type(exc).__name__}: {exc}",
+                )
+                return request_id, error
         if isinstance(response, ControlError):
             error = ControlRequestError(
                 subtype=subtype,

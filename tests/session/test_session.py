@@ -686,3 +686,20 @@ async def test_callbacks_get_a_typed_view_of_built_in_tool_inputs() -> None:
     bash = [v for v in views if isinstance(v, BashInput)]
     assert [b.command for b in bash] == ["ls -la", "ls -la"]  # hook and permission
     assert views.count(None) == 2  # the MCP tool has no typed view
+
+
+async def test_an_answer_that_does_not_fit_the_model_fails_its_request_at_once() -> None:
+    async def script(cli: ScriptedCLI) -> None:
+        await cli.handshake()
+        cli.on_request("mcp_status", lambda request: {"mcpServers": ["not an object"]})
+        await cli.serve_until_stdin_closes()
+
+    async with cs.open_session(
+        cs.Options(control_timeout=30), transport=FakeCLI(script)
+    ) as session:
+        with anyio.fail_after(5), pytest.raises(cs.MessageDecodeError) as info:
+            await session.mcp_status()
+        assert "mcp_status" in str(info.value)
+        # the session goes on
+        mode = await session.set_permission_mode("plan")
+        assert mode.mode == "plan"
