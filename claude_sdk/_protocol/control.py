@@ -81,12 +81,12 @@ class ControlState:
             except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
                 # The answer arrived but does not fit the model: fail this request now,
                 # with the body, rather than leave it waiting for its timeout.
-                error = MessageDecodeError(
+                mismatch = MessageDecodeError(
                     line=codec.dumps(body),
                     reason=f"the answer to {subtype} does not fit {tp.__name__}: "
                     f"{type(exc).__name__}: {exc}",
                 )
-                return request_id, error
+                return request_id, mismatch
         if isinstance(response, ControlError):
             error = ControlRequestError(
                 subtype=subtype,
