@@ -96,6 +96,13 @@ from .query import query as query
 from .session import MessageStream as MessageStream
 from .session import Session as Session
 from .session import open_session as open_session
+from .tools import SdkMcpServer as SdkMcpServer
+from .tools import SdkTool as SdkTool
+from .tools import ToolAnnotations as ToolAnnotations
+from .tools import ToolContext as ToolContext
+from .tools import ToolResult as ToolResult
+from .tools import create_sdk_mcp_server as create_sdk_mcp_server
+from .tools import tool as tool
 
 __all__ = [
     "__version__",
@@ -161,6 +168,14 @@ __all__ = [
     "AgentInfo",
     "AccountInfo",
     "McpServerStatus",
+    # in-process tools
+    "tool",
+    "create_sdk_mcp_server",
+    "SdkMcpServer",
+    "SdkTool",
+    "ToolResult",
+    "ToolContext",
+    "ToolAnnotations",
     # hooks and permissions
     "HookInput",
     "PreToolUseInput",

@@ -109,12 +109,19 @@ SCENARIOS: dict[str, Scenario] = {
         ),
         expect=("blocked: rm -rf build", "ran Bash: echo hello -> 'hello'", "was blocked"),
     ),
-    "mcp_server.py": Scenario(
+    "mcp_raw_server.py": Scenario(
         replies=(
             {"tool_use": ("mcp__calc__add", {"a": 2, "b": 3})},
             {"text": "2 + 3 = 5."},
         ),
         expect=("add(2, 3) = 5", "2 + 3 = 5."),
+    ),
+    "tools.py": Scenario(
+        replies=(
+            {"tool_use": ("mcp__calc__add", {"pair": {"a": 2, "b": 3}})},
+            {"text": "2 + 3 = 5."},
+        ),
+        expect=("[tool] add(2.0, 3.0) = 5.0", "2 + 3 = 5."),
     ),
     "structured_output.py": Scenario(
         replies=(

@@ -1,11 +1,11 @@
-"""An in-process MCP server: give Claude a tool that runs inside your Python process.
+"""A raw ``mcp`` server object served in-process (see tools.py for the ``@tool`` way).
 
 A low-level ``mcp`` server (``mcp.server.Server``) with one tool, ``add``, is passed in
 ``Options(mcp_servers={"calc": server})``. The SDK serves it over the CLI's control channel:
 no subprocess, no port. Claude sees the tool as ``mcp__calc__add``; ``allowed_tools`` lets it
 run without a permission prompt.
 
-Run: ``python examples/mcp_server.py`` (needs a logged-in Claude Code CLI).
+Run: ``python examples/mcp_raw_server.py`` (needs a logged-in Claude Code CLI).
 """
 
 from __future__ import annotations

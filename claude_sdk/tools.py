@@ -1,0 +1,1021 @@
+"""In-process tools: typed Python functions served to the CLI as an MCP server.
+
+::
+
+    @tool(description="Add two numbers")
+    async def add(a: int, b: Annotated[int, "the second number"] = 1) -> str:
+        return str(a + b)
+
+    options = Options(mcp_servers={"calc": create_sdk_mcp_server("calc", tools=[add])})
+
+`tool` turns a sync or async function into an `SdkTool`: its input schema comes from the
+parameters' type hints (`claude_sdk._schema.json_schema`; a parameter with a default is not
+required; ``Annotated[X, "text"]`` or the docstring's ``Args:`` section describes it), its
+description from the docstring's first paragraph, and its output schema from a return
+annotation that is an attrs class or a TypedDict. `create_sdk_mcp_server` groups tools into
+an `SdkMcpServer`, which the session serves over the CLI's ``mcp_message`` requests
+(``SdkMcpServer.to_mcp_server`` builds the ``mcp`` low-level server on demand).
+
+Contract of a call (`SdkTool.call`), which returns the MCP ``CallToolResult`` as a wire dict
+and never raises for a failure of the tool:
+
+* The arguments are checked against the parameter types first (JSON types, required and
+  unexpected keys, enum values, nested attrs classes and TypedDicts) and then converted with
+  the SDK's cattrs converter (attrs instances, enums, tuples, sets). Any problem becomes an
+  ``isError`` result listing every problem, and the handler is not called.
+* A parameter annotated `ToolContext` receives the call's context (the Claude tool-use id
+  from ``_meta["claudecode/toolUseId"]``); it is not part of the schema.
+* Async handlers run in the session's task group; sync handlers run in a worker thread, so a
+  blocking handler does not stall the session.
+* What the handler returns becomes the result: ``str`` -> one text content; a list (or one)
+  of content dicts, ``mcp`` content objects, `TextBlock` / `ImageBlock` -> that content; a
+  dict or attrs instance -> ``structuredContent`` plus its JSON as text; ``None`` -> no
+  content; a number or bool -> its JSON as text; `ToolResult` -> exactly what it says.
+* An exception from the handler (or a return value of another kind) becomes an ``isError``
+  result whose text is the error's type and message: the model sees it. It is never a
+  JSON-RPC error.
+
+Importing this module does not import ``mcp`` (about 330 ms): only
+``SdkMcpServer.to_mcp_server`` does, when a session starts the server.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import inspect
+import json
+import logging
+import re
+import types
+import typing
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, overload
+
+import anyio.to_thread
+import attrs
+import cattrs
+import typing_extensions
+
+from ._schema import _MAPPINGS, _SEQUENCES, _SETS, _TD_WRAPPERS, json_schema
+from .messages import ImageBlock, TextBlock
+
+if TYPE_CHECKING:
+    from mcp.server import Server
+
+__all__ = [
+    "SdkMcpServer",
+    "SdkTool",
+    "ToolAnnotations",
+    "ToolContext",
+    "ToolResult",
+    "create_sdk_mcp_server",
+    "tool",
+]
+
+logger = logging.getLogger("claude_sdk")
+
+_NoneType = type(None)
+_TOOL_USE_ID = "claudecode/toolUseId"
+_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
+
+# ======================================================================================
+# Public value classes
+
+
+@attrs.frozen(kw_only=True)
+class ToolContext:
+    """What a handler may know about the call; declare a parameter of this type to get it.
+
+    Attributes:
+        tool_name: the tool's name on its server (without the ``mcp__server__`` prefix).
+        tool_use_id: the Claude tool-use id (``toolu_...``) the CLI sent in
+            ``_meta["claudecode/toolUseId"]``, or None when it sent none.
+        meta: the request's whole ``_meta`` (for example ``progressToken``).
+    """
+
+    tool_name: str
+    tool_use_id: str | None = None
+    meta: Mapping[str, Any] = attrs.field(factory=dict)
+
+
+@attrs.frozen(kw_only=True)
+class ToolResult:
+    """A tool's result with full control over the MCP ``CallToolResult``.
+
+    Attributes:
+        content: a string (one text content), one content item or a sequence of them
+            (content dicts, ``mcp`` content objects, `TextBlock`, `ImageBlock`, strings).
+            None: the JSON of ``structured`` as text when there is one, else no content.
+        structured: ``structuredContent``: a dict or an attrs instance (unstructured with the
+            SDK's converter); it must be a JSON object.
+        is_error: ``isError``: the model is told the tool failed.
+        meta: the result's ``_meta``.
+    """
+
+    content: Any = None
+    structured: Any = None
+    is_error: bool = False
+    meta: Mapping[str, Any] | None = None
+
+
+@attrs.frozen(kw_only=True)
+class ToolAnnotations:
+    """MCP tool annotations (hints for the client; the CLI shows and uses some of them)."""
+
+    title: str | None = None
+    read_only: bool | None = None
+    destructive: bool | None = None
+    idempotent: bool | None = None
+    open_world: bool | None = None
+
+    def to_wire(self) -> dict[str, Any]:
+        """The MCP ``annotations`` dict (``readOnlyHint``, ...), without unset hints."""
+        pairs = {
+            "title": self.title,
+            "readOnlyHint": self.read_only,
+            "destructiveHint": self.destructive,
+            "idempotentHint": self.idempotent,
+            "openWorldHint": self.open_world,
+        }
+        return {k: v for k, v in pairs.items() if v is not None}
+
+
+# ======================================================================================
+# SdkTool
+
+
+@attrs.frozen(kw_only=True, eq=False)
+class SdkTool:
+    """One in-process tool (made by `tool`).
+
+    Attributes:
+        name: the tool's name on its server; the model sees ``mcp__<server>__<name>``.
+        description: what the model is told the tool does.
+        input_schema: the JSON Schema of the arguments.
+        handler: the decorated function, unchanged (call it directly in your own tests).
+        output_schema: the JSON Schema of ``structuredContent``, when the function's return
+            annotation is an attrs class or a TypedDict.
+        annotations: MCP tool annotations (wire form).
+        meta: the tool's ``_meta`` (``anthropic/searchHint``, ``anthropic/alwaysLoad``,
+            ``anthropic/maxResultSizeChars``, ...).
+
+    An `SdkTool` built directly, without `tool`, calls ``handler(arguments)`` with the
+    arguments dict as the CLI sent it (no checks; ``input_schema`` is yours to write).
+    """
+
+    name: str
+    description: str | None = None
+    input_schema: dict[str, Any] = attrs.field(factory=lambda: {"type": "object"})
+    handler: Callable[..., Any]
+    output_schema: dict[str, Any] | None = None
+    annotations: dict[str, Any] | None = None
+    meta: dict[str, Any] | None = None
+    _plan: _Plan | None = attrs.field(default=None, alias="plan", repr=False)
+
+    def definition(self) -> dict[str, Any]:
+        """This tool's entry in a ``tools/list`` result (MCP wire form)."""
+        out: dict[str, Any] = {"name": self.name, "inputSchema": self.input_schema}
+        if self.description is not None:
+            out["description"] = self.description
+        if self.output_schema is not None:
+            out["outputSchema"] = self.output_schema
+        if self.annotations:
+            out["annotations"] = self.annotations
+        if self.meta:
+            out["_meta"] = self.meta
+        return out
+
+    async def call(
+        self, arguments: Mapping[str, Any] | None = None, *, meta: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """Run the tool on JSON arguments; the MCP ``CallToolResult`` as a wire dict.
+
+        Args:
+            arguments: the ``tools/call`` arguments.
+            meta: the request's ``_meta`` (carries the tool-use id).
+
+        Returns:
+            ``{"content": [...], "isError": bool}`` plus ``structuredContent`` and ``_meta``
+            when there are any. Failures (bad arguments, an exception in the handler, a
+            return value of an unsupported kind) are ``isError`` results.
+        """
+        args = dict(arguments or {})
+        meta = dict(meta or {})
+        tool_use_id = meta.get(_TOOL_USE_ID)
+        context = ToolContext(
+            tool_name=self.name,
+            tool_use_id=tool_use_id if isinstance(tool_use_id, str) else None,
+            meta=meta,
+        )
+        try:
+            if self._plan is None:
+                value = await _invoke(self.handler, _is_async(self.handler), [args], {})
+            else:
+                bound = self._plan.bind(args, context)
+                if isinstance(bound, list):
+                    return _error_result(
+                        f"Invalid arguments for tool {self.name!r}:\n"
+                        + "\n".join(f"- {problem}" for problem in bound)
+                    )
+                value = await _invoke(self.handler, self._plan.is_async, *bound)
+        except Exception as exc:  # the model is told; the session goes on
+            logger.info("tool %r raised %r", self.name, exc, exc_info=True)
+            return _error_result(_describe(exc))
+        try:
+            return _result(value)
+        except (TypeError, ValueError) as exc:
+            logger.warning("tool %r returned an unsupported value: %s", self.name, exc)
+            return _error_result(f"tool {self.name!r} returned an unsupported value: {exc}")
+
+
+# ======================================================================================
+# @tool
+
+
+@overload
+def tool(name: Callable[..., Any], /) -> SdkTool: ...
+@overload
+def tool(
+    name: str | None = None,
+    *,
+    description: str | None = None,
+    annotations: ToolAnnotations | Mapping[str, Any] | None = None,
+    meta: Mapping[str, Any] | None = None,
+) -> Callable[[Callable[..., Any]], SdkTool]: ...
+def tool(
+    name: str | Callable[..., Any] | None = None,
+    *,
+    description: str | None = None,
+    annotations: ToolAnnotations | Mapping[str, Any] | None = None,
+    meta: Mapping[str, Any] | None = None,
+) -> SdkTool | Callable[[Callable[..., Any]], SdkTool]:
+    """Make an in-process tool of a function (``@tool`` or ``@tool(...)``).
+
+    Args:
+        name: the tool's name (default: the function's ``__name__``); letters, digits,
+            ``_`` and ``-``, at most 64.
+        description: what the tool does (default: the docstring's first paragraph).
+        annotations: MCP tool annotations: a `ToolAnnotations` or the wire dict
+            (``{"readOnlyHint": True}``).
+        meta: the tool's ``_meta``, for example ``{"anthropic/alwaysLoad": True}`` (never
+            defer it behind ToolSearch), ``{"anthropic/searchHint": "..."}``,
+            ``{"anthropic/maxResultSizeChars": 100_000}``.
+
+    Raises:
+        TypeError: a parameter has no type annotation or a type without a JSON Schema, or
+            the function takes ``*args``.
+        ValueError: the name is not a valid tool name.
+    """
+    if callable(name):
+        return _make_tool(name, None, description, annotations, meta)
+    tool_name = name
+
+    def decorate(fn: Callable[..., Any]) -> SdkTool:
+        return _make_tool(fn, tool_name, description, annotations, meta)
+
+    return decorate
+
+
+def _make_tool(
+    fn: Callable[..., Any],
+    name: str | None,
+    description: str | None,
+    annotations: ToolAnnotations | Mapping[str, Any] | None,
+    meta: Mapping[str, Any] | None,
+) -> SdkTool:
+    if isinstance(fn, SdkTool):
+        raise TypeError(f"{fn.name!r} is already a tool")
+    name = name if name is not None else getattr(fn, "__name__", None)
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise ValueError(
+            f"invalid tool name {name!r}: use 1 to 64 letters, digits, '_' or '-' (pass name=)"
+        )
+    summary, arg_docs = _parse_docstring(inspect.getdoc(fn))
+    plan, input_schema, output_schema = _analyse(fn, name, arg_docs)
+    return SdkTool(
+        name=name,
+        description=description if description is not None else summary,
+        input_schema=input_schema,
+        handler=fn,
+        output_schema=output_schema,
+        annotations=_annotations(annotations),
+        meta=dict(meta) if meta else None,
+        plan=plan,
+    )
+
+
+def _annotations(value: ToolAnnotations | Mapping[str, Any] | None) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    if isinstance(value, ToolAnnotations):
+        return value.to_wire()
+    return dict(value)
+
+
+# --------------------------------------------------------------------------------------
+# Reading the function
+
+
+@attrs.frozen
+class _Param:
+    name: str
+    tp: Any
+    kind: inspect._ParameterKind
+    default: Any  # inspect.Parameter.empty when the argument is required
+    is_context: bool = False
+
+
+@attrs.frozen
+class _Plan:
+    """How JSON arguments become a call of the handler."""
+
+    params: tuple[_Param, ...]  # in signature order, the ToolContext parameter included
+    extra: Any  # the value type of ``**kwargs``; None when the function has none
+    is_async: bool
+
+    def bind(
+        self, args: dict[str, Any], context: ToolContext
+    ) -> list[str] | tuple[list[Any], dict[str, Any]]:
+        """The handler's positional and keyword arguments, or the list of problems."""
+        problems: list[str] = []
+        values: dict[str, Any] = {}
+        for param in self.params:
+            if param.is_context:
+                continue
+            if param.name in args:
+                values[param.name] = _checked(args[param.name], param.tp, param.name, problems)
+            elif param.default is inspect.Parameter.empty:
+                problems.append(f"missing required argument {param.name!r}")
+        known = {p.name for p in self.params if not p.is_context}
+        extra: dict[str, Any] = {}
+        for key, given in args.items():
+            if key in known:
+                continue
+            if self.extra is None:
+                problems.append(f"unexpected argument {key!r}")
+            else:
+                extra[key] = _checked(given, self.extra, key, problems)
+        if problems:
+            return problems
+        positional: list[Any] = []
+        keywords: dict[str, Any] = {}
+        for param in self.params:
+            if param.is_context:
+                value: Any = context
+            elif param.name in values:
+                value = values[param.name]
+            elif param.kind is inspect.Parameter.POSITIONAL_ONLY:
+                value = param.default  # a later positional-only argument may follow
+            else:
+                continue
+            if param.kind is inspect.Parameter.POSITIONAL_ONLY:
+                positional.append(value)
+            else:
+                keywords[param.name] = value
+        keywords.update(extra)
+        return positional, keywords
+
+
+async def _invoke(
+    handler: Callable[..., Any], is_async: bool, positional: list[Any], keywords: dict[str, Any]
+) -> Any:
+    """Call the handler: in the event loop when async, else in a worker thread."""
+    if is_async:
+        return await handler(*positional, **keywords)
+    value = await anyio.to_thread.run_sync(functools.partial(handler, *positional, **keywords))
+    if inspect.isawaitable(value):  # a sync callable that returned an awaitable
+        value = await value
+    return value
+
+
+def _is_async(fn: Callable[..., Any]) -> bool:
+    call = getattr(fn, "__call__", None)  # noqa: B004 - an async __call__, not callability
+    return inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(call)
+
+
+def _analyse(
+    fn: Callable[..., Any], name: str, arg_docs: Mapping[str, str]
+) -> tuple[_Plan, dict[str, Any], dict[str, Any] | None]:
+    """The call plan, the input schema and the output schema of ``fn``."""
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"tool {name!r}: cannot read the signature of {fn!r}") from exc
+    if isinstance(fn, functools.partial):
+        target: Any = fn.func
+    elif inspect.isfunction(fn) or inspect.ismethod(fn):
+        target = fn
+    else:  # a callable object
+        target = type(fn).__call__
+    try:
+        hints = typing.get_type_hints(target, include_extras=True)
+    except Exception as exc:  # a forward reference that does not resolve
+        raise TypeError(f"tool {name!r}: cannot resolve the annotations: {exc}") from exc
+    params: list[_Param] = []
+    extra: Any = None
+    for p in signature.parameters.values():
+        if p.kind is inspect.Parameter.VAR_POSITIONAL:
+            raise TypeError(f"tool {name!r}: *{p.name} cannot take JSON arguments")
+        tp = hints.get(p.name, inspect.Parameter.empty)
+        if p.kind is inspect.Parameter.VAR_KEYWORD:
+            extra = Any if tp is inspect.Parameter.empty else tp
+            continue
+        if tp is inspect.Parameter.empty:
+            raise TypeError(
+                f"tool {name!r}: parameter {p.name!r} has no type annotation "
+                "(annotate it; Any accepts anything)"
+            )
+        bare = _strip(tp)
+        is_context = bare is ToolContext or (
+            typing.get_origin(bare) in (typing.Union, types.UnionType)
+            and ToolContext in typing.get_args(bare)
+        )
+        params.append(_Param(p.name, tp, p.kind, p.default, is_context=is_context))
+    plan = _Plan(params=tuple(params), extra=extra, is_async=_is_async(fn))
+    return plan, _input_schema(name, plan, arg_docs), _output_schema(name, hints.get("return"))
+
+
+def _input_schema(name: str, plan: _Plan, arg_docs: Mapping[str, str]) -> dict[str, Any]:
+    # One TypedDict of all the parameters, so that json_schema puts the classes that refer
+    # to themselves in the root's $defs (a schema per parameter would get "#" wrong).
+    fields: dict[str, Any] = {}
+    for p in plan.params:
+        if p.is_context:
+            continue
+        required = p.default is inspect.Parameter.empty
+        wrapper = typing_extensions.Required if required else typing_extensions.NotRequired
+        fields[p.name] = wrapper[p.tp]
+    make_typeddict: Any = typing_extensions.TypedDict
+    try:
+        schema = json_schema(make_typeddict(f"{name}_arguments", fields))
+    except TypeError as exc:
+        raise TypeError(f"tool {name!r}: {exc}") from exc
+    schema.pop("description", None)
+    properties: dict[str, Any] = schema["properties"]
+    for p in plan.params:
+        prop = properties.get(p.name)
+        if prop is None:
+            continue
+        doc = arg_docs.get(p.name)
+        if doc and "description" not in prop:
+            prop["description"] = doc
+        default = p.default.value if isinstance(p.default, enum.Enum) else p.default
+        if default is not inspect.Parameter.empty and isinstance(
+            default, (str, int, float, bool, _NoneType)
+        ):
+            prop["default"] = default
+    if plan.extra is not None:
+        if plan.extra is Any:
+            del schema["additionalProperties"]
+        else:
+            values = json_schema(plan.extra)
+            if "$defs" in values:
+                raise TypeError(f"tool {name!r}: **kwargs of a recursive type is not supported")
+            schema["additionalProperties"] = values
+    return schema
+
+
+def _output_schema(name: str, tp: Any) -> dict[str, Any] | None:
+    tp = _strip(tp)
+    if isinstance(tp, type) and (attrs.has(tp) or typing_extensions.is_typeddict(tp)):
+        try:
+            return json_schema(tp)
+        except TypeError as exc:
+            raise TypeError(f"tool {name!r}: return type: {exc}") from exc
+    return None
+
+
+def _strip(tp: Any) -> Any:
+    while typing.get_origin(tp) is typing.Annotated:
+        tp = typing.get_args(tp)[0]
+    return tp
+
+
+_SECTION = re.compile(
+    r"^(Args|Arguments|Parameters|Params|Keyword Args|Returns?|Yields?|Raises|Examples?"
+    r"|Notes?|Attributes|See Also|Warnings?|Todo):\s*$"
+)
+_ARG_ENTRY = re.compile(r"^\**(\w+)\s*(?:\([^)]*\))?\s*:\s*(.*)$")
+
+
+def _parse_docstring(doc: str | None) -> tuple[str | None, dict[str, str]]:
+    """The first paragraph (lines joined) and the ``Args:`` entries of a Google docstring."""
+    if not doc:
+        return None, {}
+    lines = doc.splitlines()
+    first: list[str] = []
+    for line in lines:
+        if not line.strip() or _SECTION.match(line.strip()):
+            break
+        first.append(line.strip())
+    args: dict[str, str] = {}
+    in_args = False
+    current: str | None = None
+    entry_indent = 0
+    for line in lines:
+        stripped = line.strip()
+        if not stripped:
+            continue
+        indent = len(line) - len(line.lstrip())
+        if indent == 0:
+            header = _SECTION.match(stripped)
+            in_args = header is not None and header.group(1) in (
+                "Args",
+                "Arguments",
+                "Parameters",
+                "Params",
+                "Keyword Args",
+            )
+            current = None
+            continue
+        if not in_args:
+            continue
+        entry = _ARG_ENTRY.match(stripped)
+        if entry is not None and (current is None or indent <= entry_indent):
+            current, entry_indent = entry.group(1), indent
+            args[current] = entry.group(2).strip()
+        elif current is not None and indent > entry_indent:
+            args[current] = f"{args[current]} {stripped}".strip()
+    return (" ".join(first) or None), args
+
+
+# --------------------------------------------------------------------------------------
+# Checking and converting arguments
+
+
+def _checked(value: Any, tp: Any, path: str, problems: list[str]) -> Any:
+    """``value`` converted to ``tp``; a problem is added instead when it does not fit."""
+    found: list[str] = []
+    _check(value, tp, path, found)
+    if found:
+        problems.extend(found)
+        return value
+    if _strip(tp) in (Any, object):
+        return value
+    try:
+        return _converter().structure(value, tp)
+    except Exception as exc:  # the converter's own view of a misfit
+        problems.extend(cattrs.transform_error(exc, path=path))
+        return value
+
+
+@functools.cache
+def _converter() -> cattrs.Converter:
+    """The SDK's converter, plus unions decided by `_check` (cattrs has no default for
+    ``int | str``)."""
+    from ._protocol.codec import converter
+
+    conv = converter.copy()
+
+    def structure_union(value: Any, tp: Any) -> Any:
+        for member in typing.get_args(tp):
+            if _problems(value, member):
+                continue
+            if value is None or _strip(member) in (Any, object):
+                return value
+            return conv.structure(value, member)
+        raise ValueError(f"{_got(value)} is not {_expected(tp)}")
+
+    def structure_typeddict(value: Any, tp: Any) -> Any:
+        # Keys were checked by `_check`, which reads NotRequired even from postponed
+        # annotations (cattrs trusts ``__required_keys__``, which cannot).
+        hints = _class_hints(tp)
+        return {key: conv.structure(item, _unwrap(hints[key])) for key, item in value.items()}
+
+    conv.register_structure_hook_func(_is_plain_union, structure_union)
+    conv.register_structure_hook_func(_is_plain_typeddict, structure_typeddict)
+    return conv
+
+
+def _is_plain_typeddict(tp: Any) -> bool:
+    return typing_extensions.is_typeddict(tp) and not _is_sdk_class(tp)
+
+
+def _unwrap(tp: Any) -> Any:
+    """``tp`` without ``Required`` / ``NotRequired`` / ``ReadOnly``."""
+    while typing.get_origin(tp) in _TD_WRAPPERS:
+        tp = typing.get_args(tp)[0]
+    return tp
+
+
+def _is_plain_union(tp: Any) -> bool:
+    if typing.get_origin(tp) not in (typing.Union, types.UnionType):
+        return False
+    return not any(_is_sdk_class(_strip(a)) for a in typing.get_args(tp))
+
+
+def _is_sdk_class(tp: Any) -> bool:
+    """A class of this SDK: its wire names are the codec's business, not `_check`'s."""
+    return isinstance(tp, type) and getattr(tp, "__module__", "").startswith("claude_sdk")
+
+
+def _problems(value: Any, tp: Any) -> list[str]:
+    found: list[str] = []
+    _check(value, tp, "$", found)
+    return found
+
+
+def _check(value: Any, tp: Any, path: str, out: list[str]) -> None:
+    """Append to ``out`` what keeps the JSON ``value`` from being a ``tp``."""
+    if tp is Any or tp is object:
+        return
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if origin is typing.Annotated or origin in _TD_WRAPPERS:
+        _check(value, args[0], path, out)
+        return
+    if isinstance(tp, typing.NewType):
+        _check(value, tp.__supertype__, path, out)
+        return
+    if origin in (typing.Union, types.UnionType):
+        _check_union(value, args, path, out)
+        return
+    if tp is None or tp is _NoneType:
+        ok = value is None
+    elif tp is bool:
+        ok = isinstance(value, bool)
+    elif tp is int:
+        ok = _is_int(value)
+    elif tp is float:
+        ok = _is_number(value)
+    elif tp is str:
+        ok = isinstance(value, str)
+    elif origin is typing.Literal:
+        ok = any(_same(value, a) for a in args)
+    elif isinstance(tp, type) and issubclass(tp, enum.Enum):
+        ok = any(_same(value, m.value) for m in tp)
+    elif origin is tuple or tp is tuple:
+        ok = isinstance(value, (list, tuple))
+        if ok and args and args != ((),):
+            _check_tuple(value, args, path, out)
+        elif ok and args:
+            ok = len(value) == 0
+    elif origin in _SEQUENCES or tp in _SEQUENCES or origin in _SETS or tp in _SETS:
+        ok = isinstance(value, (list, tuple))
+        if ok and args:
+            for i, item in enumerate(value):
+                _check(item, args[0], f"{path}[{i}]", out)
+    elif origin in _MAPPINGS or tp in _MAPPINGS:
+        ok = isinstance(value, dict)
+        if ok and args:
+            for key, item in value.items():
+                if not isinstance(key, str):
+                    out.append(f"{path}: keys must be strings, got {_got(key)}")
+                _check(item, args[1], f"{path}.{key}", out)
+    elif isinstance(tp, type) and attrs.has(tp) and not _is_sdk_class(tp):
+        ok = isinstance(value, dict)
+        if ok:
+            _check_attrs(value, tp, path, out)
+    elif isinstance(tp, type) and typing_extensions.is_typeddict(tp):
+        ok = isinstance(value, dict)
+        if ok:
+            _check_typeddict(value, tp, path, out)
+    else:
+        return  # a type json_schema does not describe: the converter decides
+    if not ok:
+        out.append(f"{path}: expected {_expected(tp)}, got {_got(value)}")
+
+
+def _check_union(value: Any, members: tuple[Any, ...], path: str, out: list[str]) -> None:
+    attempts: list[list[str]] = []
+    for member in members:
+        found: list[str] = []
+        _check(value, member, path, found)
+        if not found:
+            return
+        attempts.append(found)
+    others = [m for m in members if m is not _NoneType and m is not None]
+    if len(others) == 1 and value is not None:  # Optional[X]: say what is wrong with the X
+        out.extend(attempts[members.index(others[0])])
+        return
+    expected = " or ".join(dict.fromkeys(_expected(m) for m in members))
+    out.append(f"{path}: expected {expected}, got {_got(value)}")
+
+
+def _check_tuple(value: Any, args: tuple[Any, ...], path: str, out: list[str]) -> None:
+    if len(args) == 2 and args[1] is Ellipsis:
+        for i, item in enumerate(value):
+            _check(item, args[0], f"{path}[{i}]", out)
+        return
+    if len(value) != len(args):
+        out.append(f"{path}: expected an array of {len(args)} items, got {len(value)}")
+        return
+    for i, (item, member) in enumerate(zip(value, args, strict=True)):
+        _check(item, member, f"{path}[{i}]", out)
+
+
+def _check_attrs(value: dict[str, Any], cls: type, path: str, out: list[str]) -> None:
+    hints = _class_hints(cls)
+    names: set[str] = set()
+    for field in attrs.fields(cls):
+        if not field.init:
+            continue
+        names.add(field.name)
+        if field.name in value:
+            _check(value[field.name], hints.get(field.name, Any), f"{path}.{field.name}", out)
+        elif field.default is attrs.NOTHING:
+            out.append(f"{path}: missing required field {field.name!r}")
+    out.extend(f"{path}: unexpected field {key!r}" for key in value if key not in names)
+
+
+def _check_typeddict(value: dict[str, Any], cls: type, path: str, out: list[str]) -> None:
+    hints = _class_hints(cls)
+    required_keys: frozenset[str] = getattr(cls, "__required_keys__", frozenset(hints))
+    for key, tp in hints.items():
+        if key in value:
+            _check(value[key], tp, f"{path}.{key}", out)
+            continue
+        wrapper = getattr(typing.get_origin(tp), "_name", None)
+        if wrapper == "Required" or (wrapper != "NotRequired" and key in required_keys):
+            out.append(f"{path}: missing required field {key!r}")
+    out.extend(f"{path}: unexpected field {key!r}" for key in value if key not in hints)
+
+
+@functools.cache
+def _class_hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls, include_extras=True)
+
+
+def _is_int(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _same(value: Any, expected: Any) -> bool:
+    """JSON equality: ``True`` is not ``1``."""
+    return bool(value == expected) and isinstance(value, bool) == isinstance(expected, bool)
+
+
+def _expected(tp: Any) -> str:
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if origin is typing.Annotated or origin in _TD_WRAPPERS:
+        return _expected(args[0])
+    if isinstance(tp, typing.NewType):
+        return _expected(tp.__supertype__)
+    names = {_NoneType: "null", bool: "boolean", int: "integer", float: "number", str: "string"}
+    if tp is None or tp in names:
+        return names[_NoneType if tp is None else tp]
+    if origin is typing.Literal:
+        return "one of " + ", ".join(json.dumps(a) for a in args)
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return "one of " + ", ".join(json.dumps(m.value) for m in tp)
+    if origin in (typing.Union, types.UnionType):
+        return " or ".join(dict.fromkeys(_expected(a) for a in args))
+    if origin is tuple or tp is tuple or origin in _SEQUENCES | _SETS or tp in _SEQUENCES | _SETS:
+        return "an array"
+    if origin in _MAPPINGS or tp in _MAPPINGS:
+        return "an object"
+    if isinstance(tp, type) and (attrs.has(tp) or typing_extensions.is_typeddict(tp)):
+        return f"an object ({tp.__name__})"
+    return getattr(tp, "__name__", repr(tp))
+
+
+def _got(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"boolean {json.dumps(value)}"
+    if isinstance(value, (int, float)):
+        return f"number {value!r}"
+    if isinstance(value, str):
+        text = json.dumps(value, ensure_ascii=False)
+        return f"string {text if len(text) <= 40 else text[:36] + '...'}"
+    if isinstance(value, (list, tuple)):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+# --------------------------------------------------------------------------------------
+# Results
+
+
+def _text(text: str) -> dict[str, Any]:
+    return {"type": "text", "text": text}
+
+
+def _error_result(text: str) -> dict[str, Any]:
+    return {"content": [_text(text)], "isError": True}
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _result(value: Any) -> dict[str, Any]:
+    """The ``CallToolResult`` dict for what a handler returned (see the module docstring)."""
+    if isinstance(value, ToolResult):
+        return _full_result(value)
+    if value is None:
+        return {"content": [], "isError": False}
+    if isinstance(value, str):
+        return {"content": [_text(value)], "isError": False}
+    if _is_content(value):
+        return {"content": [_content(value)], "isError": False}
+    if isinstance(value, Mapping) or attrs.has(type(value)):
+        structured = _structured(value)
+        return {
+            "content": [_text(_json(structured))],
+            "structuredContent": structured,
+            "isError": False,
+        }
+    if isinstance(value, (bool, int, float)):
+        return {"content": [_text(_json(value))], "isError": False}
+    if isinstance(value, (list, tuple)):
+        return {"content": [_content(item) for item in value], "isError": False}
+    raise TypeError(
+        f"{type(value).__name__} is not a tool result (return str, content, a dict, an attrs "
+        "instance or ToolResult)"
+    )
+
+
+def _full_result(result: ToolResult) -> dict[str, Any]:
+    structured = None if result.structured is None else _structured(result.structured)
+    if result.content is None:
+        content = [] if structured is None else [_text(_json(structured))]
+    elif isinstance(result.content, str) or _is_content(result.content):
+        content = [_content(result.content)]
+    elif isinstance(result.content, Iterable):
+        content = [_content(item) for item in result.content]
+    else:
+        raise TypeError(f"ToolResult.content: {type(result.content).__name__} is not content")
+    out: dict[str, Any] = {"content": content, "isError": result.is_error}
+    if structured is not None:
+        _json(structured)
+        out["structuredContent"] = structured
+    if result.meta:
+        out["_meta"] = dict(result.meta)
+    return out
+
+
+def _is_content(value: Any) -> bool:
+    if isinstance(value, (TextBlock, ImageBlock)):
+        return True
+    return callable(getattr(value, "model_dump", None))  # an mcp content object
+
+
+def _content(item: Any) -> dict[str, Any]:
+    """One MCP content dict."""
+    if isinstance(item, str):
+        return _text(item)
+    if isinstance(item, TextBlock):
+        return _text(item.text)
+    if isinstance(item, ImageBlock):
+        source = item.source
+        if source.get("type") != "base64":
+            raise TypeError("an ImageBlock needs a base64 source to be MCP image content")
+        return {"type": "image", "data": source["data"], "mimeType": source["media_type"]}
+    if isinstance(item, Mapping):
+        if not isinstance(item.get("type"), str):
+            raise TypeError(
+                "a content dict needs a 'type' ('text', 'image', ...); return a dict or "
+                "ToolResult(structured=...) for data"
+            )
+        return dict(item)
+    dump = getattr(item, "model_dump", None)  # an mcp content object
+    if callable(dump):
+        dumped = dump(by_alias=True, mode="json", exclude_none=True)
+        if isinstance(dumped, dict) and isinstance(dumped.get("type"), str):
+            return dumped
+        raise TypeError(f"{type(item).__name__} is not MCP content (it has no 'type')")
+    raise TypeError(f"{type(item).__name__} is not tool content")
+
+
+def _structured(value: Any) -> dict[str, Any]:
+    data = _converter().unstructure(value)
+    if not isinstance(data, dict) or not all(isinstance(k, str) for k in data):
+        raise TypeError(f"structured content must be a JSON object, not {type(value).__name__}")
+    return data
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, allow_nan=False)
+
+
+# ======================================================================================
+# Servers
+
+
+def _tools(value: Iterable[SdkTool | Callable[..., Any]]) -> tuple[SdkTool, ...]:
+    if isinstance(typing.cast("object", value), (str, bytes)):
+        raise TypeError("tools must be an iterable of tools, not a string")
+    out: list[SdkTool] = []
+    for item in value:
+        if isinstance(item, SdkTool):
+            out.append(item)
+        elif callable(item):
+            out.append(tool(item))
+        else:
+            raise TypeError(f"{item!r} is not a tool (decorate a function with @tool)")
+    names = [t.name for t in out]
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        raise ValueError(f"duplicate tool names: {', '.join(duplicates)}")
+    return tuple(out)
+
+
+@attrs.frozen(kw_only=True, eq=False)
+class SdkMcpServer:
+    """An in-process MCP server of `SdkTool` s (made by `create_sdk_mcp_server`).
+
+    Put it in ``Options.mcp_servers``; the session serves it while it runs. Plain functions
+    in ``tools`` are made tools with `tool`.
+    """
+
+    name: str
+    version: str = "1.0.0"
+    tools: tuple[SdkTool, ...] = attrs.field(default=(), converter=_tools)
+    instructions: str | None = None
+
+    def get_tool(self, name: str) -> SdkTool | None:
+        """The tool called ``name``, or None."""
+        return next((t for t in self.tools if t.name == name), None)
+
+    def list_tools(self) -> list[dict[str, Any]]:
+        """The ``tools/list`` entries (MCP wire form)."""
+        return [t.definition() for t in self.tools]
+
+    async def call_tool(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        meta: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """Run a tool; the ``CallToolResult`` dict (see `SdkTool.call`). An unknown name
+        is an ``isError`` result."""
+        found = self.get_tool(name)
+        if found is None:
+            names = ", ".join(t.name for t in self.tools) or "none"
+            return _error_result(f"unknown tool {name!r} (this server has: {names})")
+        return await found.call(arguments, meta=meta)
+
+    def to_mcp_server(self) -> Server[Any]:
+        """A new ``mcp`` low-level server for these tools (imports ``mcp``).
+
+        Raises:
+            pydantic.ValidationError: a tool's annotations or ``_meta`` are not valid MCP.
+        """
+        from mcp import types
+        from mcp.server import Server
+
+        listed = types.ListToolsResult(
+            tools=[types.Tool.model_validate(entry) for entry in self.list_tools()]
+        )
+
+        async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+            return listed
+
+        async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+            raw = ctx.params if isinstance(ctx.params, Mapping) else {}
+            meta = raw.get("_meta")
+            result = await self.call_tool(
+                params.name, params.arguments, meta=meta if isinstance(meta, Mapping) else None
+            )
+            try:
+                return types.CallToolResult.model_validate(result)
+            except ValueError as exc:  # pydantic's ValidationError: content that is not MCP
+                logger.warning("tool %r returned invalid MCP content: %s", params.name, exc)
+                return types.CallToolResult.model_validate(
+                    _error_result(f"tool {params.name!r} returned invalid MCP content: {exc}")
+                )
+
+        return Server(
+            self.name,
+            version=self.version,
+            instructions=self.instructions,
+            on_list_tools=list_tools,
+            on_call_tool=call_tool,
+        )
+
+
+def create_sdk_mcp_server(
+    name: str,
+    version: str = "1.0.0",
+    tools: Iterable[SdkTool | Callable[..., Any]] = (),
+    *,
+    instructions: str | None = None,
+) -> SdkMcpServer:
+    """An in-process MCP server for ``Options.mcp_servers``.
+
+    Args:
+        name: the server's name (``serverInfo.name``); use the same name as its key in
+            ``Options.mcp_servers``, which is what the model sees (``mcp__<key>__<tool>``).
+        version: ``serverInfo.version``.
+        tools: `SdkTool` s (or plain typed functions, made tools with `tool`).
+        instructions: the server's instructions for the model.
+
+    Raises:
+        ValueError: two tools have the same name.
+    """
+    return SdkMcpServer(name=name, version=version, tools=tools, instructions=instructions)

@@ -1,0 +1,51 @@
+"""In-process tools with ``@cs.tool``: typed Python functions Claude can call.
+
+``@cs.tool`` derives each tool's JSON Schema from the type hints (here an attrs class and a
+``Literal``), checks the model's arguments before the function runs, and turns the return value
+into the MCP result (an attrs instance becomes structured content). An exception reaches the
+model as an error result. ``create_sdk_mcp_server`` bundles the tools; the SDK serves them
+inside this process (``mcp`` is imported only then). Claude sees ``mcp__calc__add``.
+
+Run: ``python examples/tools.py`` (needs a logged-in Claude Code CLI).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import anyio
+import attrs
+
+import claude_sdk as cs
+
+
+@attrs.frozen
+class Pair:
+    a: float
+    b: float
+
+
+@attrs.frozen
+class Total:
+    value: float
+    operation: str
+
+
+@cs.tool(description="Add or multiply two numbers")
+async def add(pair: Pair, operation: Literal["add", "multiply"] = "add") -> Total:
+    value = pair.a + pair.b if operation == "add" else pair.a * pair.b
+    print(f"[tool] {operation}({pair.a}, {pair.b}) = {value}")
+    return Total(value=value, operation=operation)
+
+
+calc = cs.create_sdk_mcp_server("calc", tools=[add])
+
+
+async def main() -> None:
+    options = cs.Options(mcp_servers={"calc": calc}, allowed_tools=["mcp__calc__add"])
+    reply = await cs.ask("Use the add tool to add 2 and 3.", options=options)
+    print(reply.text)
+
+
+if __name__ == "__main__":
+    anyio.run(main)
