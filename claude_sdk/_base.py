@@ -16,8 +16,8 @@ Invariants:
   repr, and written back on encode, so ``attrs.evolve`` keeps it. A decoded instance keeps
   those keys in its ``__dict__`` beside the fields and ``extra`` collects them on access (the
   decoder does not pay for a check that almost always finds nothing).
-* Top-level frames also keep ``raw``, the dict they were decoded from (``init=False``: a copy
-  made with ``attrs.evolve`` has ``raw=None``).
+* Top-level frames give ``raw``: the dict they were decoded from, rebuilt exactly on access
+  (the decoder turns the parsed dict itself into the object, without copying it).
 """
 
 from __future__ import annotations
@@ -130,7 +130,17 @@ class WireModel:
 class Frame(WireModel):
     """Base of every top-level frame (one NDJSON line)."""
 
-    raw: Mapping[str, Any] | None = attrs.field(default=None, init=False, eq=False, repr=False)
+    @property
+    def raw(self) -> dict[str, Any]:
+        """The frame as a dict: exactly the JSON object it was decoded from.
+
+        Built on access from the object (encoding is lossless); a copy made with
+        ``attrs.evolve`` gives its own fields.
+        """
+        from ._protocol.codec import unstructure
+
+        data: dict[str, Any] = unstructure(self)
+        return data
 
 
 @attrs.frozen(kw_only=True, slots=False)

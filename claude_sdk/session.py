@@ -79,7 +79,7 @@ __all__ = ["MessageStream", "Session", "open_session"]
 
 logger = logging.getLogger("claude_sdk")
 
-#: Messages handed out between two checkpoints of a consumer that never waits.
+#: Messages handed out between two checkpoints of a consumer that never waits (at least).
 CHECKPOINT_EVERY: Final = 64
 
 _T = TypeVar("_T")
@@ -118,18 +118,20 @@ class MessageStream(AsyncIterator[Message]):
 
     With ``until_result`` it stops after the next `ResultMessage` (one turn); otherwise it
     runs until the CLI's output ends. It hands out what is buffered without a task switch
-    per message, with a checkpoint every `CHECKPOINT_EVERY` messages, and raises the
+    per message, with a checkpoint every `CHECKPOINT_EVERY` messages or more (half the backlog
+    when it is large), and raises the
     session's failure (`ProcessError`, `LineTooLongError`, ...) once the messages that came
     before it have been handed out.
     """
 
-    __slots__ = ("_count", "_done", "_session", "_until_result")
+    __slots__ = ("_budget", "_count", "_done", "_session", "_until_result")
 
     def __init__(self, session: Session, *, until_result: bool) -> None:
         self._session = session
         self._until_result = until_result
         self._done = False
         self._count = 0
+        self._budget = CHECKPOINT_EVERY
 
     def __aiter__(self) -> MessageStream:
         return self
@@ -141,9 +143,14 @@ class MessageStream(AsyncIterator[Message]):
         buffer = session._buffer
         if buffer:
             self._count += 1
-            if self._count >= CHECKPOINT_EVERY:
+            if self._count >= self._budget:
+                # Let other tasks run (cancellation, fairness). The next checkpoint comes
+                # after half of what is buffered then: in a flood the reader decodes a chunk
+                # per turn, and draining half the backlog per turn keeps it bounded (about two
+                # chunks) instead of letting decoded messages pile up.
                 self._count = 0
                 await anyio.lowlevel.checkpoint()
+                self._budget = max(CHECKPOINT_EVERY, len(buffer) // 2)
         if not buffer:
             await session._wait_for_messages()
             if not buffer:

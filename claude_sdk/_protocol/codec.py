@@ -28,6 +28,7 @@ strict checker, ``drift(frame)``, which tests and ``python -m claude_sdk.testing
 
 from __future__ import annotations
 
+import copy
 import enum
 import json
 import logging
@@ -441,57 +442,64 @@ def _class_tags(cls: type) -> dict[str, str]:
 def _build_structure(cls: type) -> Callable[[dict[str, Any]], Any]:
     """Generate ``structure(d) -> cls`` for one attrs wire class.
 
-    The new instance's ``__dict__`` is a copy of ``d`` with unknown keys moved to ``extra``,
-    tag keys dropped, renamed keys renamed and nested values structured: nothing else.
+    ``d`` becomes the new instance's ``__dict__`` itself (no copy): tag keys are dropped,
+    renamed keys renamed and nested values structured in place, unknown keys stay. Two phases
+    keep a failure clean: first every required key is read and every nested value converted
+    into locals (this is where a shape that does not fit raises), and only then is ``d``
+    changed. When an unknown key would collide with an attribute the decoder writes
+    (``extra``, or the Python name of a renamed field), a fresh dict is built instead.
+    Callers that must not lose their dict pass a copy (see `structure`).
     """
     prepare_class(cls)
     spec = _spec(cls)
     ftypes = _field_types(cls)
     tags = _class_tags(cls)
     known = set(tags)
-    body: list[str] = []
-    for a in attrs.fields(cls):
+    read: list[str] = []  # phase 1: read and convert into locals
+    write: list[str] = []  # phase 2: change the dict
+    for i, a in enumerate(attrs.fields(cls)):
         if a.name in ("extra", "raw"):
             continue
         wire = spec.wire_name(a.name)
         known.add(wire)
         name = a.name
+        var = f"v{i}"
         renamed = wire != name
-        conv = _structure_expr(ftypes[name], "v")
+        conv = _structure_expr(ftypes[name], var)
         required = a.default is attrs.NOTHING
         nullable = _admits_none(ftypes[name])
         if required and not nullable:
-            body.append(f"    v = od.pop({wire!r})" if renamed else f"    v = od[{wire!r}]")
-            if conv or renamed:
-                body.append(f"    od[{name!r}] = {conv or 'v'}")
-        elif required:
+            read.append(f"    {var} = od[{wire!r}]")
+            if conv:
+                read.append(f"    {var} = {conv}")
             if renamed:
-                body.append(f"    v = od.pop({wire!r}, None)")
-                body.append(
-                    f"    od[{name!r}] = {f'None if v is None else {conv}' if conv else 'v'}"
-                )
-            elif conv:
-                body.append(f"    v = od.get({wire!r})")
-                body.append(f"    od[{name!r}] = None if v is None else {conv}")
-            else:
-                body.append(f"    if {wire!r} not in od:")
-                body.append(f"        od[{name!r}] = None")
+                write.append(f"    del od[{wire!r}]")
+            if conv or renamed:
+                write.append(f"    od[{name!r}] = {var}")
+        elif required:
+            read.append(f"    {var} = od.get({wire!r})")
+            if conv:
+                read.append(f"    if {var} is not None:")
+                read.append(f"        {var} = {conv}")
+            if renamed:
+                write.append(f"    od.pop({wire!r}, None)")
+            write.append(f"    od[{name!r}] = {var}")
         elif renamed:
-            body.append(f"    v = od.pop({wire!r}, _MISSING)")
-            body.append("    if v is not _MISSING:")
-            body.append(
-                f"        od[{name!r}] = {f'None if v is None else {conv}' if conv else 'v'}"
-            )
+            read.append(f"    {var} = od.get({wire!r}, _MISSING)")
+            if conv:
+                read.append(f"    if {var} is not _MISSING and {var} is not None:")
+                read.append(f"        {var} = {conv}")
+            write.append(f"    if {var} is not _MISSING:")
+            write.append(f"        del od[{wire!r}]")
+            write.append(f"        od[{name!r}] = {var}")
         elif conv:
-            body.append(f"    v = od.get({wire!r})")
-            body.append("    if v is not None:")
-            body.append(f"        od[{name!r}] = {conv}")
+            read.append(f"    {var} = od.get({wire!r})")
+            read.append(f"    if {var} is not None:")
+            read.append(f"        {var} = {conv}")
+            write.append(f"    if {var} is not None:")
+            write.append(f"        od[{name!r}] = {var}")
     known_name = _bind(frozenset(known), "known")
-    # Unknown keys stay in the instance dict (``extra`` collects them on access) unless one
-    # would collide with an attribute the decoder writes: then they go to ``extra`` now.
-    collide = {"extra", "raw"} | {
-        a.name for a in attrs.fields(cls) if spec.wire_name(a.name) != a.name
-    }
+    collide = {"extra"} | {a.name for a in attrs.fields(cls) if spec.wire_name(a.name) != a.name}
     checks = " or ".join(f"{name!r} in d" for name in sorted(collide))
     lines = [
         "def structure(d):",
@@ -499,15 +507,14 @@ def _build_structure(cls: type) -> Callable[[dict[str, Any]], Any]:
         f"        od = {{k: x for k, x in d.items() if k in {known_name}}}",
         f"        ex = {{k: x for k, x in d.items() if k not in {known_name}}}",
         "    else:",
-        "        od = d.copy()",
+        "        od = d",
         "        ex = None",
     ]
+    lines += read
     lines += [f"    od.pop({tag!r}, None)" for tag in tags]
-    lines += body
+    lines += write
     lines.append("    if ex:")
     lines.append("        od['extra'] = ex")
-    if spec.frame and "raw" in attrs.fields_dict(cls):
-        lines.append("    od['raw'] = d")
     lines += [
         f"    o = _new({_bind(cls, cls.__name__)})",
         "    _osa(o, '__dict__', od)",
@@ -698,8 +705,20 @@ def structure_fn(cls: type) -> Callable[[dict[str, Any]], Any]:
     return fn
 
 
+def _fresh(data: Any) -> Any:
+    """A deep copy of JSON data (the generated decoders work in place)."""
+    try:
+        return orjson.loads(orjson.dumps(data))
+    except (TypeError, orjson.JSONDecodeError):
+        return copy.deepcopy(data)
+
+
 def structure(data: Any, tp: Any) -> Any:
-    """Structure JSON data into ``tp`` (an attrs class, a registered union, or any type)."""
+    """Structure JSON data into ``tp`` (an attrs class, a registered union, or any type).
+
+    ``data`` is left as it was (the decoders work on a copy).
+    """
+    data = _fresh(data)
     if isinstance(tp, type) and attrs.has(tp):
         return structure_fn(tp)(data)
     return converter.structure(data, tp)
@@ -712,8 +731,8 @@ def unstructure(obj: Any) -> Any:
     if fn is None:
         if not attrs.has(cls):
             return _unstructure_any(obj)
-        if "raw" in attrs.fields_dict(cls) and _is_unknown(cls):
-            return dict(obj.raw)
+        if _is_unknown(cls):
+            return _unstructure_any(dict(obj.raw))
         fn = _UNSTRUCTURE_FNS[cls] = _NS[_unstruct_name(cls)]
     return fn(obj)
 
@@ -732,8 +751,17 @@ def set_frame_union(union: Any) -> None:
     _frame_dispatch.clear()
 
 
+def _frame_fn() -> Callable[[dict[str, Any]], Any]:
+    if not _frame_dispatch:
+        union = _FRAME_UNION[0]
+        entry = _union_entry(union)
+        assert entry is not None, "the frame union is not registered"
+        _frame_dispatch.append(_NS[_union_fn_name(union, entry)])
+    return _frame_dispatch[0]
+
+
 def decode_obj(data: Any) -> Any:
-    """Type one decoded JSON value as a frame.
+    """Type one decoded JSON value as a frame (``data`` is left as it was).
 
     Raises:
         MessageDecodeError: ``data`` is not a JSON object.
@@ -742,12 +770,10 @@ def decode_obj(data: Any) -> Any:
         raise MessageDecodeError(
             line=dumps(data), reason=f"a frame must be a JSON object, not {type(data).__name__}"
         )
-    if not _frame_dispatch:
-        union = _FRAME_UNION[0]
-        entry = _union_entry(union)
-        assert entry is not None, "the frame union is not registered"
-        _frame_dispatch.append(_NS[_union_fn_name(union, entry)])
-    return _frame_dispatch[0](data)
+    frame = _frame_fn()(_fresh(data))
+    if getattr(frame, "error", None) is not None and _is_unknown(frame.__class__):
+        return frame.__class__(raw=data, error=frame.error)
+    return frame
 
 
 def decode_frame(line: bytes | bytearray | memoryview | str) -> Any:
@@ -758,7 +784,11 @@ def decode_frame(line: bytes | bytearray | memoryview | str) -> Any:
         raise MessageDecodeError(
             line=raw, reason=f"a frame must be a JSON object, not {type(data).__name__}"
         )
-    return decode_obj(data)
+    frame = (_frame_dispatch[0] if _frame_dispatch else _frame_fn())(data)
+    if _is_unknown(frame.__class__) and frame.error is not None:
+        # A known kind that did not fit: keep the frame exactly as it came.
+        return frame.__class__(raw=loads(line), error=frame.error)
+    return frame
 
 
 def decode_as(data: Any, tp: Any) -> Any:

@@ -168,8 +168,8 @@ def _free_dicts(data: Any, path: Path, out: list[Target]) -> None:
 def _targets(obj: Any, data: Any, path: Path, out: list[Target]) -> None:
     """Where an unknown key may go: ``(path, kind)`` for every dict of ``data``.
 
-    ``obj`` is what ``data`` decoded to (``wire.from_dict(data)``, so passed-through values
-    are the very objects of ``data``). A map whose values the codec typed
+    ``obj`` is what ``data`` decoded to (``wire.from_dict(data)``: passed-through values equal
+    the values of ``data``, typed ones do not). A map whose values the codec typed
     (``dict[str, ModelUsage]``) is not a target: a new key there is a new entry, not a field.
     """
     if isinstance(obj, WireModel):
@@ -185,7 +185,7 @@ def _targets(obj: Any, data: Any, path: Path, out: list[Target]) -> None:
         for i, (item, raw) in enumerate(zip(obj, data, strict=True)):
             _targets(item, raw, (*path, i), out)
     elif isinstance(obj, dict):
-        if obj is data:
+        if obj == data:  # passed through: free-form data
             _free_dicts(data, path, out)
         else:
             for k in data:

@@ -109,6 +109,7 @@ SCENARIOS: dict[str, Scenario] = {
         ),
         expect=("blocked: rm -rf build", "ran Bash: echo hello -> 'hello'", "was blocked"),
     ),
+    "policies.py": Scenario(needs_cli=False, expect=("policy: chain(",)),
     "mcp_raw_server.py": Scenario(
         replies=(
             {"tool_use": ("mcp__calc__add", {"a": 2, "b": 3})},
