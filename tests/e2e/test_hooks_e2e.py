@@ -81,3 +81,28 @@ async def test_can_use_tool_rewrites_a_bash_command(e2e: E2E) -> None:
     assert "rewritten-by-the-host" in result.text
     assert "original" not in result.text
     assert (e2e.cwd / "out.txt").read_text().strip() == "rewritten-by-the-host"
+
+
+async def test_a_policy_chain_blocks_rm_rf_and_lets_ls_run(e2e: E2E) -> None:
+    from claude_sdk.policies import allow_paths, chain, deny_commands
+
+    (e2e.cwd / "build").mkdir()
+    (e2e.cwd / "build" / "artifact.o").write_text("x")
+    policy = chain(deny_commands("rm -rf"), allow_paths(str(e2e.cwd)))
+    e2e.api.reply(
+        tool_use=[("Bash", {"command": "rm -rf build"}), ("Bash", {"command": "ls build"})]
+    )
+    e2e.api.reply(text="done")
+    options = e2e.options(
+        hooks={"PreToolUse": [policy.as_hook_matcher(matcher="Bash")]},
+        can_use_tool=policy.as_can_use_tool(default="allow"),
+    )
+    await cs.ask("clean up", options=options, transport=e2e.transport())
+    results = {r.tool_use_id: r for r in e2e.api.main_requests[1].tool_results}
+    assert len(results) == 2
+    rm, ls = sorted(results.values(), key=lambda r: "artifact" in r.text)
+    assert rm.is_error
+    assert "rm -rf" in rm.text
+    assert not ls.is_error
+    assert "artifact.o" in ls.text
+    assert (e2e.cwd / "build" / "artifact.o").exists()
