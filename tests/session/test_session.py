@@ -703,3 +703,141 @@ async def test_an_answer_that_does_not_fit_the_model_fails_its_request_at_once()
         # the session goes on
         mode = await session.set_permission_mode("plan")
         assert mode.mode == "plan"
+
+
+# ======================================================================================
+# Elicitation, user dialogs, MCP server notifications
+
+
+async def test_elicitation_is_declined_without_a_callback_and_answered_with_one() -> None:
+    answers: list[Any] = []
+    done = anyio.Event()
+
+    async def script(cli: ScriptedCLI) -> None:
+        await cli.handshake()
+        answers.append(await cli.elicitation("github", "Your token?", mode="form"))
+        done.set()
+
+    async with cs.open_session(transport=FakeCLI(script)):
+        await done.wait()
+    assert answers == [{"action": "decline"}]
+
+    answers.clear()
+    done = anyio.Event()
+    asked: list[Any] = []
+
+    async def on_elicitation(request: Any) -> dict[str, Any]:
+        asked.append((request.mcp_server_name, request.message))
+        return {"action": "accept", "content": {"token": "t0k"}}
+
+    async with cs.open_session(
+        cs.Options(on_elicitation=on_elicitation), transport=FakeCLI(script)
+    ):
+        await done.wait()
+    assert asked == [("github", "Your token?")]
+    assert answers == [{"action": "accept", "content": {"token": "t0k"}}]
+
+
+async def test_user_dialogs_reach_the_callback() -> None:
+    answers: list[Any] = []
+    done = anyio.Event()
+
+    async def script(cli: ScriptedCLI) -> None:
+        await cli.handshake()
+        answers.append(
+            await cli.request("request_user_dialog", dialog_kind="confirm", payload={"q": 1})
+        )
+        done.set()
+
+    async def on_dialog(request: Any) -> dict[str, Any]:
+        return {"behavior": "completed", "result": {"kind": request.dialog_kind}}
+
+    options = cs.Options(on_user_dialog=on_dialog, supported_dialog_kinds=["confirm"])
+    async with cs.open_session(options, transport=FakeCLI(script)):
+        await done.wait()
+    assert answers == [{"behavior": "completed", "result": {"kind": "confirm"}}]
+
+
+async def test_an_in_process_server_notification_is_relayed_to_the_cli() -> None:
+    relayed = anyio.Event()
+    messages: list[Any] = []
+
+    class Notifier:
+        """A raw JSON-RPC server that notifies the client when its tool list changes."""
+
+        def __init__(self) -> None:
+            self.session: Any = None
+
+        async def handle_mcp_message(self, message: dict[str, Any]) -> dict[str, Any] | None:
+            if message.get("method") == "tools/list":
+                return {"jsonrpc": "2.0", "id": message["id"], "result": {"tools": []}}
+            return None
+
+    async def script(cli: ScriptedCLI) -> None:
+        cli.on_request("mcp_message", lambda request: (messages.append(request), {})[1])
+        await cli.handshake()
+        answer = await cli.mcp_message("notes", {"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+        assert answer == {"mcp_response": {"jsonrpc": "2.0", "id": 1, "result": {"tools": []}}}
+        relayed.set()
+
+    async with cs.open_session(
+        cs.Options(mcp_servers={"notes": Notifier()}), transport=FakeCLI(script)
+    ) as session:
+        await relayed.wait()
+        await session.mcp_message(
+            "notes", {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}
+        )
+    assert [m.message["method"] for m in messages] == ["notifications/tools/list_changed"]
+
+
+async def test_an_mcp_server_notification_is_relayed_by_the_bridge() -> None:
+    from mcp import types
+    from mcp.server import Server
+
+    relayed: list[Any] = []
+    got_it = anyio.Event()
+
+    async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=[])
+
+    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        await ctx.session.send_tool_list_changed()  # the server speaks on its own
+        return types.CallToolResult(content=[types.TextContent(type="text", text="ok")])
+
+    server = Server("notes", version="1.0.0", on_list_tools=list_tools, on_call_tool=call_tool)
+
+    def on_relay(request: Any) -> dict[str, Any]:
+        relayed.append(request.message)
+        got_it.set()
+        return {}
+
+    async def script(cli: ScriptedCLI) -> None:
+        cli.on_request("mcp_message", on_relay)
+        init = {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "claude-code", "version": "2.1.330"},
+        }
+        await cli.mcp_message(
+            "notes", {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": init}
+        )
+        await cli.handshake()
+        await cli.mcp_message("notes", {"jsonrpc": "2.0", "method": "notifications/initialized"})
+        answer = await cli.mcp_message(
+            "notes",
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "tools/call",
+                "params": {"name": "x", "arguments": {}},
+            },
+        )
+        assert answer["mcp_response"]["id"] == 1
+        await got_it.wait()
+
+    async with cs.open_session(
+        cs.Options(mcp_servers={"notes": server}), transport=FakeCLI(script)
+    ):
+        with anyio.fail_after(10):
+            await got_it.wait()
+    assert relayed[0]["method"] == "notifications/tools/list_changed"
