@@ -774,7 +774,11 @@ async def test_an_in_process_server_notification_is_relayed_to_the_cli() -> None
             return None
 
     async def script(cli: ScriptedCLI) -> None:
-        cli.on_request("mcp_message", lambda request: (messages.append(request), {})[1])
+        def record(request: Any) -> dict[str, Any]:
+            messages.append(request)
+            return {}
+
+        cli.on_request("mcp_message", record)
         await cli.handshake()
         answer = await cli.mcp_message("notes", {"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
         assert answer == {"mcp_response": {"jsonrpc": "2.0", "id": 1, "result": {"tools": []}}}
@@ -832,6 +836,7 @@ async def test_an_mcp_server_notification_is_relayed_by_the_bridge() -> None:
                 "params": {"name": "x", "arguments": {}},
             },
         )
+        assert isinstance(answer, dict)
         assert answer["mcp_response"]["id"] == 1
         await got_it.wait()
 
