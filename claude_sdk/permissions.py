@@ -223,7 +223,17 @@ class ToolPermissionContext:
     agent_id: str | None = None
     request_id: str | None = None
     request: Any = None
-    typed_input: Any = None
+
+    @property
+    def typed_input(self) -> Any:
+        """A typed view of the tool's input for built-in tools (``BashInput``, ...)."""
+        tool_name = getattr(self.request, "tool_name", None)
+        tool_input = getattr(self.request, "input", None)
+        if tool_name is None or tool_input is None:
+            return None
+        from .tool_inputs import typed_input
+
+        return typed_input(tool_name, tool_input)
 
 
 CanUseTool = Callable[

@@ -69,7 +69,6 @@ from .messages import (
 )
 from .options import Options
 from .permissions import PermissionAllow, PermissionDeny, ToolPermissionContext
-from .tool_inputs import typed_input
 from .transports.base import Connection, Transport
 
 if sys.version_info < (3, 11):  # pragma: no cover
@@ -813,10 +812,9 @@ class Session:
             agent_id=request.agent_id,
             request_id=request_id,
             request=request,
-            typed_input=typed_input(request.tool_name, request.input),
         )
         try:
-            with anyio.fail_after(self._options.callback_timeout):
+            with _deadline(self._options.callback_timeout):
                 result = await _maybe_await(
                     callback(request.tool_name, dict(request.input), context)
                 )
@@ -849,7 +847,7 @@ class Session:
         )
         timeout = registration.matcher.timeout
         try:
-            with anyio.fail_after(timeout):
+            with _deadline(timeout):
                 result = await _maybe_await(registration.callback(request.input, context))
         except Exception as exc:  # fail closed on anything
             logger.warning("the %s hook failed: %r", registration.event, exc)
@@ -926,6 +924,11 @@ def _hook_denial(event: str, exc: BaseException) -> dict[str, Any] | None:
             }
         }
     return None
+
+
+def _deadline(seconds: float | None) -> contextlib.AbstractContextManager[Any]:
+    """``fail_after`` when there is a deadline; nothing at all (no cancel scope) otherwise."""
+    return anyio.fail_after(seconds) if seconds is not None else contextlib.nullcontext()
 
 
 async def _maybe_await(value: Any) -> Any:
