@@ -3,6 +3,7 @@
 The public surface is re-exported here; modules whose names start with ``_`` are private.
 """
 
+from . import sync as sync
 from . import wire as wire
 from ._version import __version__ as __version__
 from .control import AccountInfo as AccountInfo
@@ -107,6 +108,7 @@ from .tools import tool as tool
 __all__ = [
     "__version__",
     "wire",
+    "sync",
     # sessions
     "open_session",
     "Session",

@@ -110,6 +110,10 @@ SCENARIOS: dict[str, Scenario] = {
         expect=("blocked: rm -rf build", "ran Bash: echo hello -> 'hello'", "was blocked"),
     ),
     "policies.py": Scenario(needs_cli=False, expect=("policy: chain(",)),
+    "sync_facade.py": Scenario(
+        replies=({"text": "4"}, {"text": "7 is prime."}),
+        expect=("ask: 4", "session: 7 is prime."),
+    ),
     "mcp_raw_server.py": Scenario(
         replies=(
             {"tool_use": ("mcp__calc__add", {"a": 2, "b": 3})},

@@ -1,0 +1,155 @@
+"""A synchronous facade: `ask`, `query` and sessions from plain (non-async) code.
+
+Each call runs the async API on an event loop in a helper thread (an AnyIO blocking portal),
+so it works from plain scripts, from worker threads, and from inside a thread that already
+runs an event loop, such as a Jupyter notebook cell (that loop is blocked while the call
+runs, as any blocking call would block it)::
+
+    import claude_sdk
+
+    reply = claude_sdk.sync.ask("What is 2 + 2?")
+    print(reply.text)
+
+    with claude_sdk.sync.open_session(options) as session:
+        session.send("Summarise README.md")
+        for message in session.receive_response():
+            print(message)
+
+Everything the async objects do happens on the portal's loop: the session, its reader and
+its callbacks (``can_use_tool``, hooks) run there, so async callbacks work unchanged.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from anyio.from_thread import BlockingPortal, start_blocking_portal
+
+from .control import InterruptResponse
+from .messages import Message
+from .options import Options
+from .query import Prompt, Reply
+from .query import ask as _ask
+from .query import query as _query
+from .session import MessageStream, Session
+from .session import open_session as _open_session
+from .transports.base import Transport
+
+__all__ = ["SyncSession", "ask", "open_session", "query"]
+
+
+def ask(
+    prompt: Prompt,
+    *,
+    options: Options | None = None,
+    transport: Transport | None = None,
+    backend: str = "asyncio",
+) -> Reply:
+    """`claude_sdk.ask`, blocking: run one prompt and return the collected turn."""
+    with start_blocking_portal(backend) as portal:
+        return portal.call(functools.partial(_ask, prompt, options=options, transport=transport))
+
+
+_END: Any = object()
+
+
+async def _next(stream: MessageStream) -> Any:
+    try:
+        return await stream.__anext__()
+    except StopAsyncIteration:
+        return _END
+
+
+def _iterate(portal: BlockingPortal, stream: MessageStream) -> Iterator[Message]:
+    while (message := portal.call(_next, stream)) is not _END:
+        yield message
+
+
+@contextmanager
+def query(
+    prompt: Prompt,
+    *,
+    options: Options | None = None,
+    transport: Transport | None = None,
+    backend: str = "asyncio",
+) -> Iterator[Iterator[Message]]:
+    """`claude_sdk.query`, blocking: iterate one turn's messages."""
+    with (
+        start_blocking_portal(backend) as portal,
+        portal.wrap_async_context_manager(
+            _query(prompt, options=options, transport=transport)
+        ) as stream,
+    ):
+        yield _iterate(portal, stream)
+
+
+class SyncSession:
+    """A `Session` driven from blocking code: the same methods, without ``await``.
+
+    ``receive_messages()`` and ``receive_response()`` return plain iterators; every other
+    coroutine method of `Session` (``send``, ``interrupt``, ``set_model``, ``control``, ...)
+    is available as a blocking call.
+    """
+
+    def __init__(self, session: Session, portal: BlockingPortal) -> None:
+        self._session = session
+        self._portal = portal
+
+    @property
+    def session(self) -> Session:
+        """The underlying async session (use it only from the portal's loop)."""
+        return self._session
+
+    def send(self, prompt: Prompt) -> None:
+        """Write a prompt."""
+        self._portal.call(self._session.send, prompt)
+
+    def receive_response(self) -> Iterator[Message]:
+        """The messages of the next turn, up to and including its result."""
+        return _iterate(self._portal, self._session.receive_response())
+
+    def receive_messages(self) -> Iterator[Message]:
+        """Every message, until the CLI's output ends."""
+        return _iterate(self._portal, self._session.receive_messages())
+
+    def interrupt(self) -> InterruptResponse:
+        """Stop the current turn; returns the receipt."""
+        return self._portal.call(self._session.interrupt)
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self._session, name)
+        if callable(attr) and _is_coroutine_function(attr):
+            return _blocking(self._portal, attr)
+        return attr
+
+
+def _is_coroutine_function(fn: Callable[..., Any]) -> bool:
+    import inspect
+
+    return inspect.iscoroutinefunction(fn)
+
+
+def _blocking(portal: BlockingPortal, fn: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(fn)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return portal.call(functools.partial(fn, *args, **kwargs))
+
+    return call
+
+
+@contextmanager
+def open_session(
+    options: Options | None = None,
+    *,
+    transport: Transport | None = None,
+    backend: str = "asyncio",
+) -> Iterator[SyncSession]:
+    """`claude_sdk.open_session`, blocking: a session for the duration of the block."""
+    with (
+        start_blocking_portal(backend) as portal,
+        portal.wrap_async_context_manager(_open_session(options, transport=transport)) as session,
+    ):
+        yield SyncSession(session, portal)
