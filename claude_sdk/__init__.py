@@ -91,6 +91,8 @@ from .permissions import PermissionDeny as PermissionDeny
 from .permissions import PermissionResult as PermissionResult
 from .permissions import PermissionUpdate as PermissionUpdate
 from .permissions import ToolPermissionContext as ToolPermissionContext
+from .pool import PoolStats as PoolStats
+from .pool import SessionPool as SessionPool
 from .query import Reply as Reply
 from .query import ask as ask
 from .query import query as query
@@ -116,6 +118,8 @@ __all__ = [
     "query",
     "ask",
     "Reply",
+    "SessionPool",
+    "PoolStats",
     "Options",
     "SystemPromptPreset",
     "SystemPromptFile",

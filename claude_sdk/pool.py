@@ -1,0 +1,322 @@
+"""`SessionPool`: many keyed sessions over a bounded number of CLIs.
+
+``async with SessionPool(options, max_sessions=4) as pool`` owns one task group. Every CLI the
+pool runs lives in its own task there (``open_session`` is entered and left by that task), so
+leaving the block ends them all: nothing outlives the pool.
+
+* ``pool.session(key)`` leases the session of ``key`` (get-or-create, atomic: two tasks asking
+  for the same new key share one CLI). A session is used by one lease at a time (single
+  flight): a second lease of the same key waits for the first.
+* At most ``max_sessions`` CLIs run at once. A new key takes a pre-warmed idle CLI if there is
+  one, else starts one if there is room, else evicts the least recently used idle session of
+  another key, else waits for a lease to end.
+* ``prewarm=N`` keeps up to N started and initialised CLIs without a key, ready before the
+  prompt is known.
+* ``idle_timeout`` closes sessions unused for that long.
+* ``transports=[...]`` spreads CLIs over several transports (local, SSH hosts, containers):
+  a new CLI goes to the transport running the fewest.
+* ``pool.stats`` counts what happened.
+
+A session whose CLI failed is dropped from the pool; its next lease starts a new CLI (the
+conversation continues only if ``options.resume`` is set by the caller).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+
+import anyio
+import anyio.abc
+import attrs
+
+from .errors import ClaudeSDKError, SessionClosedError
+from .messages import Message
+from .options import Options
+from .query import Prompt, Reply
+from .session import Session, _collapse_groups, open_session
+from .transports.base import Transport
+
+__all__ = ["PoolStats", "SessionPool"]
+
+logger = logging.getLogger("claude_sdk")
+
+
+@attrs.define
+class PoolStats:
+    """Counters a user can read (``pool.stats``)."""
+
+    started: int = 0  #: CLIs started
+    reused: int = 0  #: leases served by a session that was already running
+    prewarmed_used: int = 0  #: keys that got a pre-warmed CLI
+    evicted: int = 0  #: idle sessions closed to make room
+    expired: int = 0  #: idle sessions closed by ``idle_timeout``
+    failed: int = 0  #: sessions dropped because their CLI failed
+    waited: int = 0  #: leases that had to wait for room
+    peak: int = 0  #: most CLIs running at once
+    running: int = 0  #: CLIs running now
+    leased: int = 0  #: sessions in use now
+
+
+@attrs.define(eq=False)
+class _Slot:
+    key: str | None
+    transport: Transport | None
+    ready: anyio.Event = attrs.field(factory=anyio.Event)
+    stop: anyio.Event = attrs.field(factory=anyio.Event)
+    done: anyio.Event = attrs.field(factory=anyio.Event)
+    lock: anyio.Lock = attrs.field(factory=anyio.Lock)
+    session: Session | None = None
+    error: BaseException | None = None
+    last_used: float = 0.0
+    leases: int = 0
+
+    @property
+    def usable(self) -> bool:
+        return (
+            self.error is None
+            and not self.stop.is_set()
+            and not (self.session is not None and self.session.closed)
+        )
+
+
+class SessionPool:
+    """Keyed sessions over a bounded number of CLIs (see the module docstring)."""
+
+    def __init__(
+        self,
+        options: Options | None = None,
+        *,
+        max_sessions: int = 4,
+        prewarm: int = 0,
+        idle_timeout: float | None = None,
+        transports: Sequence[Transport | None] = (None,),
+    ) -> None:
+        if max_sessions < 1:
+            raise ValueError("SessionPool.max_sessions must be at least 1")
+        if not 0 <= prewarm <= max_sessions:
+            raise ValueError("SessionPool.prewarm must be between 0 and max_sessions")
+        if not transports:
+            raise ValueError("SessionPool.transports must name at least one transport")
+        self.options = options if options is not None else Options()
+        self.max_sessions = max_sessions
+        self.prewarm = prewarm
+        self.idle_timeout = idle_timeout
+        self.transports = list(transports)
+        self.stats = PoolStats()
+        self._slots: list[_Slot] = []
+        self._by_key: dict[str, _Slot] = {}
+        self._changed = anyio.Event()
+        self._tg: anyio.abc.TaskGroup | None = None
+        self._expiry = anyio.CancelScope()
+
+    # ---------------------------------------------------------------------------------
+    # lifecycle
+
+    # The pool is its own async context manager: entering it enters its task group, in the
+    # same task that will leave it (the only safe way to own a task group).
+
+    async def __aenter__(self) -> SessionPool:
+        tg = anyio.create_task_group()
+        await tg.__aenter__()
+        self._tg = tg
+        for _ in range(self.prewarm):
+            self._start(None)
+        if self.idle_timeout is not None:
+            tg.start_soon(self._expire_idle)
+        return self
+
+    async def __aexit__(self, *exc_info: Any) -> bool | None:
+        assert self._tg is not None
+        self._expiry.cancel()
+        for slot in self._slots:
+            slot.stop.set()
+        tg, self._tg = self._tg, None
+        with _collapse_groups():
+            return await tg.__aexit__(*exc_info)
+
+    # ---------------------------------------------------------------------------------
+    # leasing
+
+    @asynccontextmanager
+    async def session(self, key: str) -> AsyncIterator[Session]:
+        """Lease the session of ``key`` for the duration of the block (see the module)."""
+        slot = await self._acquire(key)
+        try:
+            async with slot.lock:
+                await slot.ready.wait()
+                if slot.error is not None or slot.session is None:
+                    raise slot.error or SessionClosedError("the pooled session did not start")
+                if not slot.usable:
+                    raise SessionClosedError("the pooled session has ended")
+                slot.leases += 1
+                self.stats.leased += 1
+                try:
+                    yield slot.session
+                finally:
+                    self.stats.leased -= 1
+                    slot.last_used = anyio.current_time()
+                    self._notify()
+        finally:
+            if not slot.usable and self._by_key.get(key) is slot:
+                del self._by_key[key]
+
+    async def ask(self, key: str, prompt: Prompt) -> Reply:
+        """Send ``prompt`` in the session of ``key`` and collect the turn."""
+        from .errors import ResultError
+        from .messages import ResultMessage
+
+        async with self.session(key) as session:
+            await session.send(prompt)
+            messages: list[Message] = [m async for m in session.receive_response()]
+        result = messages[-1]
+        assert isinstance(result, ResultMessage)
+        if result.is_error:
+            raise ResultError(result=result)
+        return Reply(messages=tuple(messages), result=result, output_type=self.options.output_type)
+
+    async def _acquire(self, key: str) -> _Slot:
+        waited = False
+        while True:
+            slot = self._by_key.get(key)
+            if slot is not None and slot.usable:
+                self.stats.reused += 1
+                return slot
+            if slot is not None:
+                del self._by_key[key]
+            warm = next((s for s in self._slots if s.key is None and s.usable), None)
+            if warm is not None:
+                warm.key = key
+                self._by_key[key] = warm
+                self.stats.prewarmed_used += 1
+                self._refill()
+                return warm
+            if len(self._slots) < self.max_sessions:
+                return self._start(key)
+            victim = self._least_recently_used_idle()
+            if victim is not None:
+                self._close(victim)
+                self.stats.evicted += 1
+                await victim.done.wait()
+                continue
+            if not waited:
+                waited = True
+                self.stats.waited += 1
+            await self._wait_for_change()
+
+    def _least_recently_used_idle(self) -> _Slot | None:
+        idle = [
+            s
+            for s in self._slots
+            if s.key is not None and not s.lock.locked() and s.ready.is_set() and s.usable
+        ]
+        return min(idle, key=lambda s: s.last_used, default=None)
+
+    @property
+    def warm(self) -> int:
+        """Started, initialised CLIs that no key holds yet."""
+        return sum(1 for s in self._slots if s.key is None and s.ready.is_set() and s.usable)
+
+    async def wait_until(self, predicate: Callable[[SessionPool], bool]) -> None:
+        """Wait until ``predicate(pool)`` holds (checked whenever the pool changes)."""
+        while not predicate(self):
+            await self._wait_for_change()
+
+    async def _wait_for_change(self) -> None:
+        event = self._changed
+        await event.wait()
+
+    def _notify(self) -> None:
+        event, self._changed = self._changed, anyio.Event()
+        event.set()
+
+    # ---------------------------------------------------------------------------------
+    # running CLIs
+
+    def _pick_transport(self) -> Transport | None:
+        load = {id(t): 0 for t in self.transports}
+        for slot in self._slots:
+            load[id(slot.transport)] = load.get(id(slot.transport), 0) + 1
+        return min(self.transports, key=lambda t: load[id(t)])
+
+    def _start(self, key: str | None) -> _Slot:
+        if self._tg is None:
+            raise ClaudeSDKError("the SessionPool is not open (use `async with`)")
+        slot = _Slot(key=key, transport=self._pick_transport())
+        slot.last_used = anyio.current_time()
+        self._slots.append(slot)
+        if key is not None:
+            self._by_key[key] = slot
+        self.stats.started += 1
+        self.stats.running = len(self._slots)
+        self.stats.peak = max(self.stats.peak, self.stats.running)
+        self._tg.start_soon(self._run, slot)
+        return slot
+
+    def _refill(self) -> None:
+        warm = sum(1 for s in self._slots if s.key is None and s.usable)
+        while warm < self.prewarm and len(self._slots) < self.max_sessions:
+            self._start(None)
+            warm += 1
+
+    def _close(self, slot: _Slot) -> None:
+        slot.stop.set()
+        if slot.key is not None and self._by_key.get(slot.key) is slot:
+            del self._by_key[slot.key]
+
+    async def _run(self, slot: _Slot) -> None:
+        try:
+            async with open_session(self.options, transport=slot.transport) as session:
+                slot.session = session
+                slot.ready.set()
+                self._notify()
+                async with anyio.create_task_group() as watch:
+                    watch.start_soon(_set_when_closed, session, slot.stop)
+                    await slot.stop.wait()
+                    watch.cancel_scope.cancel()
+            if session.failure is not None:  # failed, and already reported to its lessee
+                slot.error = session.failure
+                self.stats.failed += 1
+        except Exception as exc:  # a failed CLI is dropped, its lessee gets the error
+            logger.warning("a pooled session (key %r) failed: %r", slot.key, exc)
+            slot.error = exc
+            self.stats.failed += 1
+        finally:
+            slot.ready.set()
+            slot.done.set()
+            if slot in self._slots:
+                self._slots.remove(slot)
+            if slot.key is not None and self._by_key.get(slot.key) is slot:
+                del self._by_key[slot.key]
+            self.stats.running = len(self._slots)
+            self._notify()
+            if self._tg is not None:
+                self._refill()
+
+    async def _expire_idle(self) -> None:
+        with self._expiry:
+            await self._expire_loop()
+
+    async def _expire_loop(self) -> None:
+        timeout = self.idle_timeout
+        assert timeout is not None
+        while True:
+            now = anyio.current_time()
+            next_check = now + timeout
+            for slot in list(self._slots):
+                if slot.key is None or slot.lock.locked() or not slot.ready.is_set():
+                    continue
+                expires = slot.last_used + timeout
+                if expires <= now:
+                    self._close(slot)
+                    self.stats.expired += 1
+                else:
+                    next_check = min(next_check, expires)
+            await anyio.sleep(max(0.01, next_check - anyio.current_time()))
+
+
+async def _set_when_closed(session: Session, stop: anyio.Event) -> None:
+    await session.wait_closed()
+    stop.set()
