@@ -110,6 +110,10 @@ SCENARIOS: dict[str, Scenario] = {
         expect=("blocked: rm -rf build", "ran Bash: echo hello -> 'hello'", "was blocked"),
     ),
     "policies.py": Scenario(needs_cli=False, expect=("policy: chain(",)),
+    "session_pool.py": Scenario(
+        replies=({"text": "Hi!"}, {"text": "Hi!"}, {"text": "Hi!"}),
+        expect=("customer-0: Hi!", "customer-1: Hi!", "for 3 questions, peak 2"),
+    ),
     "sync_facade.py": Scenario(
         replies=({"text": "4"}, {"text": "7 is prime."}),
         expect=("ask: 4", "session: 7 is prime."),
