@@ -198,21 +198,82 @@ async def _demo(force_fake: bool) -> int:
     return await _demo_real_cli(cli)
 
 
-async def _prompt(prompt: str, *, model: str | None, as_json: bool, backend: str) -> int:
-    options = Options(include_partial_messages=not as_json, model=model, cwd=str(Path.cwd()))
+class _Spinner:
+    """A progress indicator on stderr while the model works (only on a terminal)."""
+
+    FRAMES = "|/-\\"
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.active = False
+        self.label = "working"
+
+    async def run(self) -> None:
+        if not self.enabled:
+            return
+        i = 0
+        while True:
+            await anyio.sleep(0.1)
+            if self.active:
+                sys.stderr.write(f"\r{self.FRAMES[i % 4]} {self.label}...")
+                sys.stderr.flush()
+                i += 1
+
+    def pause(self) -> None:
+        if self.enabled and self.active:
+            sys.stderr.write("\r" + " " * (len(self.label) + 6) + "\r")
+            sys.stderr.flush()
+        self.active = False
+
+
+def _options_from_args(args: argparse.Namespace) -> Options:
+    kwargs: dict[str, Any] = {
+        "include_partial_messages": not args.json,
+        "cwd": args.cwd or str(Path.cwd()),
+    }
+    for name in ("model", "permission_mode", "max_turns", "resume", "system_prompt", "cli_path"):
+        value = getattr(args, name)
+        if value is not None:
+            kwargs[name] = value
+    if args.allowed_tools:
+        kwargs["allowed_tools"] = args.allowed_tools.split(",")
+    if args.disallowed_tools:
+        kwargs["disallowed_tools"] = args.disallowed_tools.split(",")
+    if args.continue_conversation:
+        kwargs["continue_conversation"] = True
+    return Options(**kwargs)
+
+
+async def _prompt(args: argparse.Namespace) -> int:
+    options = _options_from_args(args)
     printer = _Printer()
+    spinner = _Spinner(enabled=not args.json and sys.stderr.isatty())
     status = 1
-    async with query(prompt, options=options) as messages:
-        async for message in messages:
-            if as_json:
-                sys.stdout.buffer.write(wire.encode(message) + b"\n")
-                sys.stdout.flush()
-            else:
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(spinner.run)
+        spinner.active = True
+        async with query(args.prompt, options=options) as messages:
+            async for message in messages:
+                if args.json:
+                    sys.stdout.buffer.write(wire.encode(message) + b"\n")
+                    sys.stdout.flush()
+                    continue
+                if isinstance(message, StreamEvent):
+                    spinner.pause()
+                elif isinstance(message, AssistantMessage):
+                    spinner.pause()
+                    spinner.label = "working"
+                elif isinstance(message, UserMessage):
+                    spinner.label = "running tools"
+                    spinner.active = True
                 printer.message(message)
-            if isinstance(message, ResultMessage):
-                status = 1 if message.is_error else 0
-                if message.is_error and not as_json:
-                    printer.line(f"[error] {message.result or '; '.join(message.errors or [])}")
+                if isinstance(message, ResultMessage):
+                    spinner.pause()
+                    status = 1 if message.is_error else 0
+                    if message.is_error:
+                        detail = message.result or "; ".join(message.errors or [])
+                        printer.line(f"[error] {detail}")
+        tg.cancel_scope.cancel()
     return status
 
 
@@ -220,10 +281,26 @@ def main(argv: list[str] | None = None) -> int:
     """The command line entry point."""
     parser = argparse.ArgumentParser(
         prog="python -m claude_sdk",
-        description="Run a prompt with the Claude Code CLI, or `demo` for an offline demo.",
+        description="Run a prompt with the Claude Code CLI (your own login), streaming the "
+        "answer; or `demo` for an offline demonstration. The exit status is 0 for a "
+        "successful turn, 1 for an error result, 2 for an SDK error.",
     )
     parser.add_argument("prompt", help='the prompt, or "demo"')
     parser.add_argument("--model", help="the model (alias or id)")
+    parser.add_argument("--permission-mode", help="default, acceptEdits, plan, ...")
+    parser.add_argument("--allowed-tools", help="comma-separated rules, e.g. Read,Bash(git:*)")
+    parser.add_argument("--disallowed-tools", help="comma-separated tool names")
+    parser.add_argument("--max-turns", type=int, help="stop after this many model turns")
+    parser.add_argument("--system-prompt", help="the system prompt (default: empty)")
+    parser.add_argument("--cwd", help="the working directory (default: this one)")
+    parser.add_argument("--resume", help="continue the session with this id")
+    parser.add_argument(
+        "--continue",
+        dest="continue_conversation",
+        action="store_true",
+        help="continue the latest session in the working directory",
+    )
+    parser.add_argument("--cli-path", help="the Claude Code executable")
     parser.add_argument("--json", action="store_true", help="print every frame as JSON")
     parser.add_argument("--fake", action="store_true", help="demo: use the scripted FakeCLI")
     parser.add_argument(
@@ -233,11 +310,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.prompt == "demo":
             return anyio.run(_demo, args.fake, backend=args.backend)
-        return anyio.run(
-            lambda: _prompt(args.prompt, model=args.model, as_json=args.json, backend=args.backend),
-            backend=args.backend,
-        )
+        return anyio.run(_prompt, args, backend=args.backend)
     except ClaudeSDKError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except (ValueError, TypeError) as exc:  # invalid options
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
