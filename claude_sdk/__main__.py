@@ -38,6 +38,7 @@ from . import (
     wire,
 )
 from .hooks import PostToolUseInput, PreToolUseInput
+from .session import _collapse_groups
 from .transports.base import Transport
 from .transports.discovery import find_cli
 
@@ -308,9 +309,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     try:
-        if args.prompt == "demo":
-            return anyio.run(_demo, args.fake, backend=args.backend)
-        return anyio.run(_prompt, args, backend=args.backend)
+        with _collapse_groups():
+            if args.prompt == "demo":
+                return anyio.run(_demo, args.fake, backend=args.backend)
+            return anyio.run(_prompt, args, backend=args.backend)
     except ClaudeSDKError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
