@@ -856,6 +856,12 @@ class Options:
     shutdown_grace: float = attrs.field(default=5.0, validator=_positive)
     max_line_bytes: int = attrs.field(default=DEFAULT_MAX_LINE_BYTES, validator=_max_line)
 
+    # -- observability (ours) ---------------------------------------------------------
+    #: OpenTelemetry spans for the session, turns, tools, hooks and control requests, and
+    #: the trace context passed to the CLI (needs ``opentelemetry-api``; see
+    #: `claude_sdk.telemetry`).
+    telemetry: bool = False
+
     # -- derived (not arguments) --------------------------------------------------------
     _output_schema: dict[str, Any] | None = attrs.field(
         init=False, default=None, eq=False, repr=False

@@ -60,15 +60,19 @@ from .errors import (
 )
 from .hooks import AsyncHookOutput, HookContext, HookOutput
 from .messages import (
+    AssistantMessage,
     ContentBlock,
     InitMessage,
     Message,
     ResultMessage,
     SessionStateChangedMessage,
+    ToolResultBlock,
+    ToolUseBlock,
     UserMessage,
 )
 from .options import Options
 from .permissions import PermissionAllow, PermissionDeny, ToolPermissionContext
+from .telemetry import Telemetry
 from .transports.base import Connection, Transport
 
 if sys.version_info < (3, 11):  # pragma: no cover
@@ -187,8 +191,10 @@ class Session:
         spec: LaunchSpec,
         hooks: Mapping[str, HookRegistration],
         task_group: anyio.abc.TaskGroup,
+        telemetry: Telemetry | None = None,
     ) -> None:
         self._conn = conn
+        self._telemetry = telemetry if telemetry is not None else Telemetry(False)
         self._options = options
         self._spec = spec
         self._hooks = dict(hooks)
@@ -285,6 +291,8 @@ class Session:
         if self._options.verbatim_prompts and message.client_composed is None:
             message = attrs.evolve(message, client_composed=True)
         self._turns.prompts_sent += 1
+        if self._telemetry.enabled:
+            self._telemetry.turn_started(message.text)
         await self._send_frame(message)
 
     def receive_messages(self) -> MessageStream:
@@ -497,6 +505,12 @@ class Session:
         self._raise_if_closed()
         subtype = subtype or payload.subtype
         assert subtype is not None
+        if self._telemetry.enabled:
+            with self._telemetry.span(f"claude_sdk.control {subtype}", subtype=subtype):
+                return await self._exchange(payload, subtype, seconds)
+        return await self._exchange(payload, subtype, seconds)
+
+    async def _exchange(self, payload: Any, subtype: str, seconds: float | None) -> Any:
         request_id = self._control.begin(subtype)
         waiter = self._waiters[request_id] = _Waiter()
         try:
@@ -643,8 +657,19 @@ class Session:
                             turns.results += 1
                             turns.last_result = frame
                             self._wake_idle()
+                            if self._telemetry.enabled:
+                                self._telemetry.turn_ended(
+                                    subtype=frame.subtype,
+                                    is_error=frame.is_error,
+                                    num_turns=frame.num_turns,
+                                    duration_ms=frame.duration_ms,
+                                    total_cost_usd=frame.total_cost_usd,
+                                    session_id=frame.session_id,
+                                )
                         elif cls is InitMessage and frame.session_id:
                             self.session_id = frame.session_id
+                        if self._telemetry.enabled:
+                            _trace_tools(self._telemetry, frame)
                 if delivered:
                     self._wake_consumers()
             await self._on_eof()
@@ -799,6 +824,15 @@ class Session:
         raise _RejectError(f"Unsupported control request subtype: {subtype}", "unsupported_request")
 
     async def _serve_permission(self, request: c.CanUseToolRequest, request_id: str) -> Any:
+        if not self._telemetry.enabled:
+            return await self._decide_permission(request, request_id)
+        name = f"claude_sdk.permission {request.tool_name}"
+        with self._telemetry.span(name, tool=request.tool_name) as span:
+            answer = await self._decide_permission(request, request_id)
+            self._telemetry.set(span, behavior=answer.get("behavior"))
+            return answer
+
+    async def _decide_permission(self, request: c.CanUseToolRequest, request_id: str) -> Any:
         callback = self._options.can_use_tool
         if callback is None:
             return codec.unstructure(
@@ -837,6 +871,14 @@ class Session:
         return codec.unstructure(result)
 
     async def _serve_hook(self, request: c.HookCallbackRequest, request_id: str) -> Any:
+        if not self._telemetry.enabled:
+            return await self._run_hook(request, request_id)
+        registration = self._hooks.get(request.callback_id)
+        event = registration.event if registration is not None else "?"
+        with self._telemetry.span(f"claude_sdk.hook {event}", callback_id=request.callback_id):
+            return await self._run_hook(request, request_id)
+
+    async def _run_hook(self, request: c.HookCallbackRequest, request_id: str) -> Any:
         registration = self._hooks.get(request.callback_id)
         if registration is None:
             raise _RejectError(f"unknown hook callback id {request.callback_id!r}")
@@ -899,6 +941,18 @@ class Session:
 
     async def _send_frame(self, frame: Any) -> None:
         await self._conn.send(codec.encode(frame))
+
+
+def _trace_tools(telemetry: Telemetry, frame: Any) -> None:
+    """Start a tool span at a tool call and end it at the tool's result."""
+    if frame.__class__ is AssistantMessage:
+        for block in frame.message.content:
+            if isinstance(block, ToolUseBlock):
+                telemetry.tool_started(block.id, block.name)
+    elif frame.__class__ is UserMessage and not isinstance(frame.message.content, str):
+        for block in frame.message.content:
+            if isinstance(block, ToolResultBlock):
+                telemetry.tool_ended(block.tool_use_id, block.is_error)
 
 
 def _describe(exc: BaseException) -> str:
@@ -989,17 +1043,34 @@ async def open_session(
     transport = transport if transport is not None else default_transport()
     spec = build_launch_spec(options)
     initialize, hooks = build_initialize(options)
+    telemetry = Telemetry(options.telemetry)
     sessions: list[Session] = []
-    with _collapse_groups():
+    with _collapse_groups(), telemetry.span("claude_sdk.session") as span:
+        trace_env = telemetry.trace_env()
+        if trace_env:  # the CLI joins the trace (an explicit Options.env value wins)
+            spec = attrs.evolve(spec, env={**trace_env, **spec.env})
         async with transport.connect(spec) as conn, anyio.create_task_group() as tg:
-            session = Session(conn, options, spec, hooks, tg)
+            session = Session(conn, options, spec, hooks, tg, telemetry)
             sessions.append(session)
             try:
                 await session._start(initialize)
+                info = session.server_info
+                telemetry.set(
+                    span,
+                    cli_path=conn.cli_path,
+                    pid=conn.pid,
+                    cli_version=info.claude_code_version if info is not None else None,
+                )
+                logger.debug(
+                    "session started: pid %s, CLI %s",
+                    conn.pid,
+                    info.claude_code_version if info is not None else "?",
+                )
                 yield session
                 await session._finish()
             finally:
                 tg.cancel_scope.cancel()
+                telemetry.close()
         session = sessions[0]
         failure = session._failure
         if failure is not None and not session._failure_observed:
