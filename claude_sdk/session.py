@@ -615,6 +615,7 @@ class Session:
         decode = codec.decode_frame
         buffer = self._buffer
         turns = self._turns
+        telemetry = self._telemetry if self._telemetry.enabled else None
         try:
             while True:
                 try:
@@ -657,8 +658,8 @@ class Session:
                             turns.results += 1
                             turns.last_result = frame
                             self._wake_idle()
-                            if self._telemetry.enabled:
-                                self._telemetry.turn_ended(
+                            if telemetry is not None:
+                                telemetry.turn_ended(
                                     subtype=frame.subtype,
                                     is_error=frame.is_error,
                                     num_turns=frame.num_turns,
@@ -668,8 +669,8 @@ class Session:
                                 )
                         elif cls is InitMessage and frame.session_id:
                             self.session_id = frame.session_id
-                        if self._telemetry.enabled:
-                            _trace_tools(self._telemetry, frame)
+                        if telemetry is not None:
+                            _trace_tools(telemetry, frame)
                 if delivered:
                     self._wake_consumers()
             await self._on_eof()
