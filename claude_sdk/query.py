@@ -17,7 +17,6 @@ from collections.abc import AsyncIterable, AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
-import anyio
 import attrs
 
 from ._schema import structure_output
@@ -89,12 +88,9 @@ async def query(
     options = options if options is not None else Options()
     async with open_session(options, transport=transport) as session:
         await session.send(prompt)
-        stream = session.receive_response()
-        yield stream
-        if options.has_callbacks:
-            # Background work may still call hooks or permission callbacks after the result.
-            with anyio.move_on_after(options.shutdown_grace):
-                await session.wait_until_idle()
+        yield session.receive_response()
+        # Leaving the session waits for the CLI to settle while it may still call back
+        # (see Session._finish): background work keeps its hooks.
 
 
 async def ask(

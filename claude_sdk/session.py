@@ -589,9 +589,19 @@ class Session:
             )
 
     async def _finish(self) -> None:
-        """Normal end of the ``async with`` body: close stdin, let the CLI exit."""
+        """Normal end of the ``async with`` body: close stdin, let the CLI exit.
+
+        While the CLI may still call back (hooks, ``can_use_tool``, in-process MCP servers),
+        stdin stays open until every prompt has its result and the CLI reports ``idle``
+        (background subagents must not run without their hooks), for at most
+        ``shutdown_grace``; then stdin closes and the CLI gets ``shutdown_grace`` to exit.
+        """
+        grace = self._options.shutdown_grace
+        if self._options.has_callbacks and self._turns.prompts_sent:
+            with anyio.move_on_after(grace):
+                await self.wait_until_idle()
         self._closing = True
-        with anyio.move_on_after(self._options.shutdown_grace):
+        with anyio.move_on_after(grace):
             await self.close()
             await self._reader_done.wait()
 

@@ -846,3 +846,37 @@ async def test_an_mcp_server_notification_is_relayed_by_the_bridge() -> None:
         with anyio.fail_after(10):
             await got_it.wait()
     assert relayed[0]["method"] == "notifications/tools/list_changed"
+
+
+async def test_leaving_the_block_waits_for_idle_so_late_hooks_are_answered() -> None:
+    """Background work after the result (a subagent) still gets its hooks answered."""
+    late: list[Any] = []
+    calls: list[str] = []
+
+    async def stop_hook(hook_input: StopInput, context: HookContext) -> cs.HookOutput:
+        calls.append("stop")
+        return cs.HookOutput(system_message="ok")
+
+    async def script(cli: ScriptedCLI) -> None:
+        await cli.handshake()
+        await cli.next_prompt()
+        await cli.state("running")
+        await cli.assistant(text="main answer")
+        await cli.result("main answer")
+        # the turn's result is out, but a background subagent is still working
+        base = {"session_id": "s", "transcript_path": "/t", "cwd": "/"}
+        late.append(
+            await cli.hook_callback(
+                cli.hook_id("Stop"),
+                {**base, "hook_event_name": "Stop", "stop_hook_active": False},
+            )
+        )
+        await cli.state("idle")
+        await cli.wait_for_stdin_close()
+
+    options = cs.Options(hooks={"Stop": [cs.HookMatcher(hooks=[stop_hook])]})
+    async with cs.open_session(options, transport=FakeCLI(script)) as session:
+        await session.send("go")
+        _ = [m async for m in session.receive_response()]
+    assert calls == ["stop"]
+    assert late == [{"systemMessage": "ok"}]
