@@ -1,6 +1,9 @@
 """claude_sdk: a structured-concurrency Python SDK for the Claude Code CLI.
 
 The public surface is re-exported here; modules whose names start with ``_`` are private.
+Public modules not imported here (so that ``import claude_sdk`` stays light):
+``claude_sdk.history`` (sessions on disk), ``claude_sdk.policies``, ``claude_sdk.tool_inputs``,
+``claude_sdk.testing``, ``claude_sdk.transports``.
 """
 
 from . import sync as sync

@@ -945,6 +945,7 @@ SDK_SIDE = {
     "inactivity_timeout",
     "callback_timeout",
     "verbatim_prompts",  # "client_composed" on every user line (session)
+    "telemetry",  # spans, and TRACEPARENT added by open_session (tests/session/test_telemetry.py)
 }
 
 

@@ -1,0 +1,1289 @@
+"""Sessions on disk: list, read, rename, tag, fork and delete the transcripts the CLI writes.
+
+The Claude Code CLI keeps every session it runs in a JSON Lines transcript under its
+configuration directory (``CLAUDE_CONFIG_DIR``, by default ``~/.claude``)::
+
+    <config>/projects/<cwd-slug>/<session-id>.jsonl                      the transcript
+    <config>/projects/<cwd-slug>/<session-id>/custom-title.json          the title, also a sidecar
+    <config>/projects/<cwd-slug>/<session-id>/subagents/agent-<id>.jsonl a subagent's transcript
+    <config>/projects/<cwd-slug>/<session-id>/subagents/agent-<id>.meta.json
+
+``<cwd-slug>`` is the session's working directory (symlinks resolved) with every character
+but ASCII letters and digits replaced by ``-`` (`project_slug`). The format, as CLI 2.1.330
+writes it, is described in ``docs/session-files.md``.
+
+Example::
+
+    from claude_sdk import history
+
+    for info in history.list_sessions():  # the sessions of the current directory
+        print(info.session_id, info.modified, info.title or info.first_prompt)
+    entries = history.read_session(info.session_id)  # typed transcript entries
+    fork_id = history.fork_session(info.session_id)  # resume it with Options(resume=fork_id)
+
+Contract:
+
+* Synchronous file I/O, no CLI needed. Session ids must be UUIDs and agent ids plain names;
+  anything else (``../x``, a path) raises `ValueError` before the file system is touched.
+* A session that does not exist raises `claude_sdk.errors.SessionNotFoundError`. With
+  ``cwd=None`` a session is looked up in the current directory's project first, then in every
+  project (a session id is unique); with ``cwd`` given, only in that project.
+* Reading never fails on content: each line becomes a typed entry (`UserEntry`,
+  `AssistantEntry`, ...; their ``message`` typed with the SDK's wire model), an entry kind
+  this module does not know becomes `UnknownEntry` holding the line's dict, and a line that
+  is not a JSON object (a write torn by a crash) is skipped with a warning. Known entries keep
+  their unknown keys in ``extra`` and ``entry.raw`` rebuilds the line exactly.
+* Writes are what the CLI itself writes: `rename_session` and `tag_session` append the
+  ``custom-title`` / ``tag`` entries the CLI reads back on resume (the title also goes to
+  ``custom-title.json``), `fork_session` copies the conversation to a new session id the way
+  ``--fork-session`` does, `delete_session` removes the transcript and the files kept under
+  the session's id. Appends are single ``O_APPEND`` writes; new files appear atomically.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import shutil
+import tempfile
+import unicodedata
+import uuid as _uuid
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, ClassVar, TypeAlias
+
+import attrs
+
+from . import wire as _wire
+from ._base import UnknownBase, WireModel
+from ._protocol import codec as _codec
+from .errors import MessageDecodeError, SessionNotFoundError
+from .messages import (
+    APIMessage,
+    AssistantMessage,
+    ContentBlock,
+    TextBlock,
+    ToolResultBlock,
+    UserMessage,
+    UserPayload,
+)
+
+__all__ = [
+    # locations
+    "config_dir",
+    "project_slug",
+    "project_dir",
+    "session_path",
+    # listing and reading
+    "SessionInfo",
+    "SubagentInfo",
+    "list_sessions",
+    "session_info",
+    "read_session",
+    "session_messages",
+    "conversation",
+    "list_subagent_transcripts",
+    "read_subagent_transcript",
+    # changing
+    "rename_session",
+    "tag_session",
+    "fork_session",
+    "delete_session",
+    # transcript entries
+    "TranscriptEntry",
+    "ChainEntry",
+    "UserEntry",
+    "AssistantEntry",
+    "SystemEntry",
+    "AttachmentEntry",
+    "ProgressEntry",
+    "SummaryEntry",
+    "CustomTitleEntry",
+    "AiTitleEntry",
+    "TagEntry",
+    "LastPromptEntry",
+    "AgentNameEntry",
+    "ModeEntry",
+    "QueueOperationEntry",
+    "UnknownEntry",
+    "decode_entry",
+]
+
+logger = logging.getLogger("claude_sdk")
+
+_StrPath: TypeAlias = "str | os.PathLike[str]"
+
+_UUID_RE = re.compile(r"\A[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}\Z")
+_AGENT_ID_RE = re.compile(r"\A[A-Za-z0-9_-]{1,128}\Z")
+#: The CLI cuts a longer slug and appends a hash of the path.
+_MAX_SLUG = 200
+#: Entry kinds that form the conversation (they carry ``uuid`` and ``parentUuid``).
+_CHAIN_TYPES = frozenset({"user", "assistant", "system", "attachment", "progress"})
+#: Per-session state the CLI re-appends on resume and copies into a fork (last one wins).
+_SESSION_STATE_TYPES = (
+    "custom-title",
+    "ai-title",
+    "tag",
+    "agent-name",
+    "agent-color",
+    "agent-setting",
+    "mode",
+    "permission-mode",
+    "atis-latch",
+    "tools-used",
+)
+#: User prompts that are not the user's words (commands, hook output, interruptions).
+_NOT_A_PROMPT = re.compile(
+    r"^(?:<local-command-stdout>|<local-command-stderr>|<command-name>|<command-message>"
+    r"|<session-start-hook>|<system-reminder>|<task-notification>|<tick>|<goal>"
+    r"|\[Request interrupted by user[^\]]*\])"
+)
+_TITLE_SIDECAR = "custom-title.json"
+
+
+# ======================================================================================
+# Transcript entries
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class _Entry(WireModel):
+    """Base of the typed transcript entries (one JSON line each, camelCase keys)."""
+
+    type: ClassVar[str]
+    session_id: str | None = None
+    timestamp: str | None = None
+
+    @property
+    def raw(self) -> dict[str, Any]:
+        """The entry as the JSON object of its line (rebuilt exactly from the fields)."""
+        data: dict[str, Any] = _codec.unstructure(self)
+        return data
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class ChainEntry(_Entry):
+    """An entry of the conversation: linked to the one before it by ``parent_uuid``.
+
+    Attributes:
+        uuid: this entry's id (unique within a transcript; a fork keeps it).
+        parent_uuid: the entry before it in the conversation (None for the first one, and
+            after a compaction boundary).
+        logical_parent_uuid: across a compaction boundary, the entry before it.
+        is_sidechain: True in a subagent's transcript.
+        cwd: the working directory when the entry was written.
+        git_branch: the git branch then (the CLI writes ``HEAD`` outside a repository).
+        version: the CLI version that wrote it.
+        agent_id: in a subagent's transcript, the subagent's id.
+        is_meta: a message the CLI adds that the user did not write.
+    """
+
+    uuid: str | None = None
+    parent_uuid: str | None = None
+    logical_parent_uuid: str | None = None
+    is_sidechain: bool | None = None
+    cwd: str | None = None
+    git_branch: str | None = None
+    version: str | None = None
+    user_type: str | None = None
+    entrypoint: str | None = None
+    agent_id: str | None = None
+    is_meta: bool | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class UserEntry(ChainEntry):
+    """A user message: a prompt, or the results of tool calls (``message.content`` blocks).
+
+    ``tool_use_result`` is the tool's structured output (the Bash ``stdout``/``stderr``, ...).
+    """
+
+    type: ClassVar[str] = "user"
+    message: UserPayload
+    prompt_id: str | None = None
+    tool_use_result: Any = None
+    source_tool_assistant_uuid: str | None = None
+    permission_mode: str | None = None
+    prompt_source: str | None = None
+    is_compact_summary: bool | None = None
+
+    @property
+    def text(self) -> str:
+        """The message's text: the string content, or its text blocks joined."""
+        return _content_text(self.message.content)
+
+    @property
+    def is_tool_result(self) -> bool:
+        """True when the message carries tool results rather than a prompt."""
+        content = self.message.content
+        return isinstance(content, list) and any(isinstance(b, ToolResultBlock) for b in content)
+
+    def to_message(self) -> UserMessage:
+        """This entry as the `UserMessage` frame the CLI streams for it."""
+        return UserMessage(
+            message=self.message,
+            session_id=self.session_id,
+            uuid=self.uuid,
+            timestamp=self.timestamp,
+            tool_use_result=self.tool_use_result,
+            agent_id=self.agent_id,
+        )
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class AssistantEntry(ChainEntry):
+    """One content block of a model response (``message`` is the API message)."""
+
+    type: ClassVar[str] = "assistant"
+    message: APIMessage
+    request_id: str | None = None
+    request_session_id: str | None = None
+    is_api_error_message: bool | None = None
+
+    @property
+    def content(self) -> list[ContentBlock]:
+        """The message's content blocks."""
+        return self.message.content
+
+    @property
+    def text(self) -> str:
+        """The text of the message's text blocks."""
+        return "".join(b.text for b in self.message.content if isinstance(b, TextBlock))
+
+    def to_message(self) -> AssistantMessage:
+        """This entry as the `AssistantMessage` frame the CLI streams for it."""
+        return AssistantMessage(
+            message=self.message,
+            session_id=self.session_id,
+            uuid=self.uuid,
+            timestamp=self.timestamp,
+            request_id=self.request_id,
+            agent_id=self.agent_id,
+        )
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class SystemEntry(ChainEntry):
+    """A note of the CLI's in the conversation (``subtype`` such as ``compact_boundary``)."""
+
+    type: ClassVar[str] = "system"
+    subtype: str | None = None
+    content: Any = None
+    level: str | None = None
+    compact_metadata: Any = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class AttachmentEntry(ChainEntry):
+    """Context the CLI attached to the conversation (``attachment["type"]``: ``environment``,
+    ``skill_listing``, ``date``, ``prompt_snapshot``, ...)."""
+
+    type: ClassVar[str] = "attachment"
+    attachment: Any = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class ProgressEntry(ChainEntry):
+    """A tool's progress report (older CLIs wrote these into the conversation)."""
+
+    type: ClassVar[str] = "progress"
+    data: Any = None
+    tool_use_id: str | None = None
+    parent_tool_use_id: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class SummaryEntry(_Entry):
+    """A summary of the conversation up to ``leaf_uuid``."""
+
+    type: ClassVar[str] = "summary"
+    summary: str | None = None
+    leaf_uuid: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class CustomTitleEntry(_Entry):
+    """The title a user gave the session (the last one wins; an empty one clears it)."""
+
+    type: ClassVar[str] = "custom-title"
+    custom_title: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class AiTitleEntry(_Entry):
+    """A title the CLI generated for the session."""
+
+    type: ClassVar[str] = "ai-title"
+    ai_title: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class TagEntry(_Entry):
+    """The session's tag (the last one wins; an empty one clears it)."""
+
+    type: ClassVar[str] = "tag"
+    tag: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class LastPromptEntry(_Entry):
+    """Written after each turn: the prompt the CLI lists the session by, and the leaf."""
+
+    type: ClassVar[str] = "last-prompt"
+    last_prompt: str | None = None
+    leaf_uuid: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class AgentNameEntry(_Entry):
+    """The session's agent name (a rename sets it to the title)."""
+
+    type: ClassVar[str] = "agent-name"
+    agent_name: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class ModeEntry(_Entry):
+    """The session's mode (``normal``, ...)."""
+
+    type: ClassVar[str] = "mode"
+    mode: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class QueueOperationEntry(_Entry):
+    """A change to the CLI's prompt queue (``enqueue``, ``dequeue``, ``remove``)."""
+
+    type: ClassVar[str] = "queue-operation"
+    operation: str | None = None
+    content: Any = None
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class UnknownEntry(UnknownBase):
+    """An entry of a kind this module does not type (``raw`` is the line's object).
+
+    The CLI writes many bookkeeping kinds (``api-request``, ``cost-state``, ``tools-used``,
+    ...) and adds new ones; all of them arrive here, whole.
+    """
+
+    @property
+    def type(self) -> str | None:
+        """The entry's ``type``."""
+        value = self.raw.get("type")
+        return value if isinstance(value, str) else None
+
+    @property
+    def session_id(self) -> str | None:
+        """The entry's ``sessionId``."""
+        value = self.raw.get("sessionId")
+        return value if isinstance(value, str) else None
+
+    @property
+    def timestamp(self) -> str | None:
+        """The entry's ``timestamp``."""
+        value = self.raw.get("timestamp")
+        return value if isinstance(value, str) else None
+
+
+#: One line of a transcript, typed.
+TranscriptEntry: TypeAlias = (
+    UserEntry
+    | AssistantEntry
+    | SystemEntry
+    | AttachmentEntry
+    | ProgressEntry
+    | SummaryEntry
+    | CustomTitleEntry
+    | AiTitleEntry
+    | TagEntry
+    | LastPromptEntry
+    | AgentNameEntry
+    | ModeEntry
+    | QueueOperationEntry
+    | UnknownEntry
+)
+
+_ = _wire  # importing claude_sdk.wire registers the wire model the entries build on
+_codec.register_spec(_Entry, camel=True)
+_codec.register_spec(UserEntry, camel=True, source_tool_assistant_uuid="sourceToolAssistantUUID")
+_codec.register_spec(
+    ProgressEntry, camel=True, tool_use_id="toolUseID", parent_tool_use_id="parentToolUseID"
+)
+_codec.register_union(TranscriptEntry, key="type", unknown=UnknownEntry)
+
+
+def decode_entry(data: Mapping[str, Any]) -> TranscriptEntry:
+    """Type one transcript line's JSON object (``data`` is left as it was).
+
+    Never raises for an object: an unknown kind, or a known kind whose shape does not fit,
+    becomes `UnknownEntry`.
+    """
+    entry: TranscriptEntry = _codec.structure(dict(data), TranscriptEntry)
+    return entry
+
+
+_ENTRY_UNION: Any = TranscriptEntry
+
+
+def _decode_in_place(data: dict[str, Any]) -> TranscriptEntry:
+    """Type a freshly parsed line; the dict becomes the entry (the codec works in place)."""
+    entry: TranscriptEntry = _codec.converter.structure(data, _ENTRY_UNION)
+    return entry
+
+
+# ======================================================================================
+# Listing
+
+
+@attrs.frozen(kw_only=True)
+class SessionInfo:
+    """What `list_sessions` tells about one session.
+
+    Attributes:
+        session_id: the id (``Options(resume=session_id)`` continues it).
+        path: the transcript file.
+        created: the time of its first entry (the file's time if no entry has one).
+        modified: the time of its last entry (the file's time if no entry has one); tagging
+            or renaming does not change it.
+        size: the transcript's size in bytes.
+        message_count: the user and assistant entries of the transcript (tool results
+            included; subagents' and the CLI's own ``isMeta`` notes excluded).
+        first_prompt: the first prompt the user wrote, or None.
+        last_prompt: the prompt of the latest turn (``last-prompt`` entries), or None.
+        custom_title: the title given with ``rename_session`` (CLI or this module), or None.
+        ai_title: a title the CLI generated, or None.
+        summary: the latest ``summary`` entry's text, or None.
+        tag: the session's tag, or None.
+        cwd: the working directory the session ran in.
+        git_branch: the git branch of its latest entry (``HEAD`` outside a repository).
+        version: the CLI version that wrote its latest entry.
+    """
+
+    session_id: str
+    path: Path
+    created: datetime
+    modified: datetime
+    size: int
+    message_count: int = 0
+    first_prompt: str | None = None
+    last_prompt: str | None = None
+    custom_title: str | None = None
+    ai_title: str | None = None
+    summary: str | None = None
+    tag: str | None = None
+    cwd: str | None = None
+    git_branch: str | None = None
+    version: str | None = None
+
+    @property
+    def title(self) -> str | None:
+        """The title the CLI shows: the custom title, else the generated one."""
+        return self.custom_title or self.ai_title
+
+
+@attrs.frozen(kw_only=True)
+class SubagentInfo:
+    """One subagent transcript of a session.
+
+    Attributes:
+        agent_id: the subagent's id (``agentId`` in its entries and the Agent tool's result).
+        session_id: the session that ran it.
+        path: its transcript file.
+        created: the time of its first entry.
+        modified: the time of its last entry.
+        message_count: its user and assistant messages.
+        first_prompt: the prompt it was given.
+        agent_type: the agent definition (``general-purpose``, ...), from ``.meta.json``.
+        description: the Agent call's description, from ``.meta.json``.
+        tool_use_id: the id of the Agent tool call that started it, from ``.meta.json``.
+        meta: the whole ``agent-<id>.meta.json`` object ({} when there is none).
+    """
+
+    agent_id: str
+    session_id: str
+    path: Path
+    created: datetime
+    modified: datetime
+    message_count: int = 0
+    first_prompt: str | None = None
+    agent_type: str | None = None
+    description: str | None = None
+    tool_use_id: str | None = None
+    meta: Mapping[str, Any] = attrs.field(factory=dict, repr=False)
+
+
+# ======================================================================================
+# Locations
+
+
+def config_dir(config_dir: _StrPath | None = None) -> Path:
+    """The CLI's configuration directory: ``config_dir`` if given, else ``CLAUDE_CONFIG_DIR``,
+    else ``~/.claude`` (``HOME`` decides ``~``), as the CLI resolves it."""
+    if config_dir is not None:
+        return Path(os.fspath(config_dir)).expanduser()
+    configured = os.environ.get("CLAUDE_CONFIG_DIR")
+    if configured:
+        return Path(unicodedata.normalize("NFC", configured)).expanduser()
+    return Path.home() / ".claude"
+
+
+def project_slug(path: _StrPath) -> str:
+    """The directory name the CLI gives the project at ``path`` (taken as it is).
+
+    Every UTF-16 code unit that is not an ASCII letter or digit becomes ``-`` (so a
+    character outside the BMP becomes two); a name longer than 200 is cut to 200 and gets
+    ``-`` plus a base-36 hash of the path, as CLI 2.1.330 does.
+    """
+    text = os.fspath(path)
+    units = _utf16_units(text)
+    slug = "".join(chr(u) if _is_alnum(u) else "-" for u in units)
+    if len(slug) <= _MAX_SLUG:
+        return slug
+    return f"{slug[:_MAX_SLUG]}-{_base36(_js_hash(units))}"
+
+
+def project_dir(cwd: _StrPath | None = None, *, config_dir: _StrPath | None = None) -> Path:
+    """Where the CLI keeps the sessions run in ``cwd`` (default: the current directory).
+
+    ``cwd`` is resolved like the CLI's own working directory (absolute, symlinks resolved,
+    Unicode NFC). The directory may not exist (no session has run there yet).
+    """
+    projects = _projects(config_dir)
+    slug = project_slug(_canonical(cwd))
+    exact = projects / slug
+    if len(slug) <= _MAX_SLUG or exact.is_dir():
+        return exact
+    # Older CLIs hashed long paths differently: accept any hash after the same prefix.
+    prefix = slug[:_MAX_SLUG] + "-"
+    try:
+        found = sorted(p for p in projects.iterdir() if p.name.startswith(prefix) and p.is_dir())
+    except OSError:
+        found = []
+    return found[0] if found else exact
+
+
+def session_path(
+    session_id: str, cwd: _StrPath | None = None, *, config_dir: _StrPath | None = None
+) -> Path:
+    """The transcript file of a session.
+
+    Raises:
+        ValueError: ``session_id`` is not a UUID.
+        SessionNotFoundError: there is no such session.
+    """
+    _check_session_id(session_id)
+    name = f"{session_id}.jsonl"
+    first = project_dir(cwd, config_dir=config_dir)
+    if (first / name).is_file():
+        return first / name
+    if cwd is None:
+        try:
+            others = sorted(p for p in _projects(config_dir).iterdir() if p != first)
+        except OSError:
+            others = []
+        for project in others:
+            if (project / name).is_file():
+                return project / name
+    raise SessionNotFoundError(session_id=session_id)
+
+
+def list_sessions(
+    cwd: _StrPath | None = None, *, config_dir: _StrPath | None = None
+) -> list[SessionInfo]:
+    """The sessions run in ``cwd`` (default: the current directory), newest first.
+
+    An empty list when the project directory does not exist. Each transcript is read whole
+    (a line at a time); files whose name is not ``<uuid>.jsonl`` are not sessions.
+    """
+    directory = project_dir(cwd, config_dir=config_dir)
+    try:
+        files = [p for p in directory.iterdir() if p.suffix == ".jsonl" and _is_uuid(p.stem)]
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    infos = [info for info in map(_session_info_if_there, files) if info is not None]
+    infos.sort(key=lambda i: (i.modified, i.session_id), reverse=True)
+    return infos
+
+
+def session_info(
+    session_id: str, cwd: _StrPath | None = None, *, config_dir: _StrPath | None = None
+) -> SessionInfo:
+    """What `list_sessions` tells about one session.
+
+    Raises:
+        ValueError: ``session_id`` is not a UUID.
+        SessionNotFoundError: there is no such session.
+    """
+    path = session_path(session_id, cwd, config_dir=config_dir)
+    try:
+        return _session_info(path)
+    except FileNotFoundError:
+        raise SessionNotFoundError(session_id=session_id) from None
+
+
+# ======================================================================================
+# Reading
+
+
+def read_session(
+    session_id: str, cwd: _StrPath | None = None, *, config_dir: _StrPath | None = None
+) -> list[TranscriptEntry]:
+    """Every entry of a session's transcript, typed, in file order.
+
+    Raises:
+        ValueError: ``session_id`` is not a UUID.
+        SessionNotFoundError: there is no such session.
+    """
+    path = session_path(session_id, cwd, config_dir=config_dir)
+    try:
+        return [_decode_in_place(data) for data in _read_objects(path)]
+    except FileNotFoundError:
+        raise SessionNotFoundError(session_id=session_id) from None
+
+
+def conversation(
+    entries: Sequence[TranscriptEntry], *, up_to: str | None = None
+) -> list[ChainEntry]:
+    """The main conversation of a transcript: from its first entry to its latest one.
+
+    The CLI resumes a session by following ``parent_uuid`` back from the latest entry; this
+    does the same, so entries of an abandoned branch (after a rewind) and sidechain entries
+    are left out (a subagent's transcript, all sidechain, gives its own conversation).
+    ``up_to`` ends the conversation at that entry's uuid instead.
+
+    Raises:
+        ValueError: ``up_to`` is not an entry of the conversation.
+    """
+    linked = [e for e in entries if isinstance(e, ChainEntry) and e.uuid]
+    chain = [e for e in linked if not e.is_sidechain] or linked
+    return _walk_chain(
+        chain,
+        uuid_of=lambda e: e.uuid,
+        parent_of=lambda e: e.parent_uuid,
+        up_to=up_to,
+    )
+
+
+def session_messages(
+    session_id: str, cwd: _StrPath | None = None, *, config_dir: _StrPath | None = None
+) -> list[UserMessage | AssistantMessage]:
+    """The session's conversation as the SDK's message frames (as a live session streams
+    them): user prompts, tool results and assistant blocks, without the CLI's own notes.
+
+    Raises:
+        ValueError: ``session_id`` is not a UUID.
+        SessionNotFoundError: there is no such session.
+    """
+    entries = read_session(session_id, cwd, config_dir=config_dir)
+    return [
+        e.to_message()
+        for e in conversation(entries)
+        if isinstance(e, (UserEntry, AssistantEntry)) and not e.is_meta
+    ]
+
+
+def list_subagent_transcripts(
+    session_id: str, cwd: _StrPath | None = None, *, config_dir: _StrPath | None = None
+) -> list[SubagentInfo]:
+    """The subagent transcripts of a session, oldest first (empty if it ran none).
+
+    Raises:
+        ValueError: ``session_id`` is not a UUID.
+        SessionNotFoundError: there is no such session.
+    """
+    path = session_path(session_id, cwd, config_dir=config_dir)
+    found = _agent_files(path.with_suffix("") / "subagents")
+    infos = [
+        info
+        for agent_id, transcript in found
+        if (info := _subagent_info_if_there(session_id, agent_id, transcript)) is not None
+    ]
+    infos.sort(key=lambda i: (i.created, i.agent_id))
+    return infos
+
+
+def read_subagent_transcript(
+    session_id: str,
+    agent_id: str,
+    cwd: _StrPath | None = None,
+    *,
+    config_dir: _StrPath | None = None,
+) -> list[TranscriptEntry]:
+    """Every entry of one subagent's transcript, typed, in file order.
+
+    Raises:
+        ValueError: ``session_id`` is not a UUID, or ``agent_id`` is not a plain id.
+        SessionNotFoundError: there is no such session, or it ran no such subagent.
+    """
+    _check_agent_id(agent_id)
+    path = session_path(session_id, cwd, config_dir=config_dir)
+    for found, transcript in _agent_files(path.with_suffix("") / "subagents"):
+        if found == agent_id:
+            try:
+                return [_decode_in_place(data) for data in _read_objects(transcript)]
+            except FileNotFoundError:
+                break
+    raise SessionNotFoundError(
+        f"session {session_id!r} has no subagent {agent_id!r}", session_id=session_id
+    )
+
+
+# ======================================================================================
+# Changing
+
+
+def rename_session(
+    session_id: str,
+    title: str,
+    cwd: _StrPath | None = None,
+    *,
+    config_dir: _StrPath | None = None,
+) -> None:
+    """Give a session a title, as the CLI's ``rename_session`` does.
+
+    Appends ``custom-title`` and ``agent-name`` entries to the transcript and writes
+    ``<session-id>/custom-title.json``. The CLI reads the title back when the session is
+    resumed (and hooks see it as ``session_title``).
+
+    Raises:
+        ValueError: ``session_id`` is not a UUID, or ``title`` is blank.
+        SessionNotFoundError: there is no such session.
+    """
+    title = title.strip()
+    if not title:
+        raise ValueError("a session title must not be blank")
+    path = session_path(session_id, cwd, config_dir=config_dir)
+    _append(
+        path,
+        session_id,
+        [
+            {"type": "custom-title", "customTitle": title, "sessionId": session_id},
+            {"type": "agent-name", "agentName": title, "sessionId": session_id},
+        ],
+    )
+    sidecar = path.with_suffix("")
+    sidecar.mkdir(mode=0o700, exist_ok=True)
+    _write_new(sidecar / _TITLE_SIDECAR, _dumps({"customTitle": title}))
+
+
+def tag_session(
+    session_id: str,
+    tag: str | None,
+    cwd: _StrPath | None = None,
+    *,
+    config_dir: _StrPath | None = None,
+) -> None:
+    """Tag a session (``None`` clears the tag): appends the ``tag`` entry the CLI uses.
+
+    Raises:
+        ValueError: ``session_id`` is not a UUID, or ``tag`` is blank.
+        SessionNotFoundError: there is no such session.
+    """
+    if tag is not None:
+        tag = tag.strip()
+        if not tag:
+            raise ValueError("a tag must not be blank (None clears the tag)")
+    path = session_path(session_id, cwd, config_dir=config_dir)
+    _append(path, session_id, [{"type": "tag", "tag": tag or "", "sessionId": session_id}])
+
+
+def fork_session(
+    session_id: str,
+    cwd: _StrPath | None = None,
+    *,
+    config_dir: _StrPath | None = None,
+    up_to: str | None = None,
+    title: str | None = None,
+) -> str:
+    """Copy a session's conversation to a new session and return the new id.
+
+    What the CLI's own ``--fork-session`` writes: the entries of the main conversation
+    (`conversation`) with their uuids and parent links kept, ``sessionId`` set to the new id
+    on every line, and ``requestSessionId`` on each assistant entry naming the session whose
+    transcript holds the request record it points at. The session's state (title, tag, agent
+    name, mode, ...) is carried over; the CLI's bookkeeping (API request records, queue
+    operations, costs) and subagent transcripts are not. ``Options(resume=<new id>)``
+    continues the fork; the original is left unchanged.
+
+    Args:
+        up_to: end the copy at this entry (a uuid of the main conversation).
+        title: the fork's title (default: the original's).
+
+    Raises:
+        ValueError: ``session_id`` is not a UUID; ``up_to`` is not in the conversation; the
+            session has no conversation to copy; ``title`` is blank.
+        SessionNotFoundError: there is no such session.
+    """
+    if title is not None:
+        title = title.strip()
+        if not title:
+            raise ValueError("a session title must not be blank")
+    path = session_path(session_id, cwd, config_dir=config_dir)
+    try:
+        objects = list(_read_objects(path))
+    except FileNotFoundError:
+        raise SessionNotFoundError(session_id=session_id) from None
+    candidates = [
+        o
+        for o in objects
+        if o.get("type") in _CHAIN_TYPES
+        and isinstance(o.get("uuid"), str)
+        and o.get("isSidechain") is not True
+    ]
+    chain = _walk_chain(
+        candidates,
+        uuid_of=lambda o: o.get("uuid"),
+        parent_of=lambda o: o.get("parentUuid"),
+        up_to=up_to,
+    )
+    if not chain:
+        raise ValueError(f"session {session_id!r} has no conversation to fork")
+    new_id = str(_uuid.uuid4())
+    lines: list[dict[str, Any]] = []
+    for original in chain:
+        copied = {**original, "sessionId": new_id}
+        if original.get("type") == "assistant" and "requestSessionId" not in original:
+            copied["requestSessionId"] = _request_session(original, session_id)
+        lines.append(copied)
+    kept = {o.get("uuid") for o in chain}
+    leaf = chain[-1].get("uuid")
+    prompt = _last_prompt_text(chain)
+    last_prompt: dict[str, Any] = {"type": "last-prompt"}
+    if prompt:
+        last_prompt["lastPrompt"] = prompt
+    lines.append({**last_prompt, "leafUuid": leaf, "sessionId": new_id})
+    # summaries of the part that was copied
+    lines += [dict(o) for o in objects if o.get("type") == "summary" and o.get("leafUuid") in kept]
+    state = _session_state(objects)
+    if title is not None:
+        state["custom-title"] = {"type": "custom-title", "customTitle": title}
+        state["agent-name"] = {"type": "agent-name", "agentName": title}
+    lines += [{**entry, "sessionId": new_id} for entry in state.values()]
+    target = path.with_name(f"{new_id}.jsonl")
+    _write_new(target, b"".join(_dumps(line) + b"\n" for line in lines), exclusive=True)
+    if title is not None:
+        sidecar = target.with_suffix("")
+        sidecar.mkdir(mode=0o700, exist_ok=True)
+        _write_new(sidecar / _TITLE_SIDECAR, _dumps({"customTitle": title}))
+    return new_id
+
+
+def delete_session(
+    session_id: str, cwd: _StrPath | None = None, *, config_dir: _StrPath | None = None
+) -> None:
+    """Delete a session: its transcript, the ``<session-id>/`` directory beside it (subagent
+    transcripts, the title sidecar) and the CLI's per-session directories
+    ``session-env/<session-id>`` and ``file-history/<session-id>``.
+
+    Raises:
+        ValueError: ``session_id`` is not a UUID.
+        SessionNotFoundError: there is no such session.
+    """
+    path = session_path(session_id, cwd, config_dir=config_dir)
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        raise SessionNotFoundError(session_id=session_id) from None
+    root = _config_root_of(path)
+    for extra in (
+        path.with_suffix(""),
+        root / "session-env" / session_id,
+        root / "file-history" / session_id,
+    ):
+        _remove_tree(extra)
+
+
+# ======================================================================================
+# Internals: files
+
+
+def _projects(config: _StrPath | None) -> Path:
+    return config_dir(config) / "projects"
+
+
+def _config_root_of(transcript: Path) -> Path:
+    return transcript.parent.parent.parent  # <config>/projects/<slug>/<id>.jsonl
+
+
+def _canonical(cwd: _StrPath | None) -> str:
+    path = os.getcwd() if cwd is None else os.fspath(cwd)
+    return unicodedata.normalize("NFC", os.path.realpath(os.path.expanduser(path)))
+
+
+def _is_uuid(text: str) -> bool:
+    return _UUID_RE.match(text) is not None
+
+
+def _check_session_id(session_id: object) -> None:
+    if not isinstance(session_id, str) or not _is_uuid(session_id):
+        raise ValueError(f"not a session id (a UUID): {session_id!r}")
+
+
+def _check_agent_id(agent_id: object) -> None:
+    if not isinstance(agent_id, str) or _AGENT_ID_RE.match(agent_id) is None:
+        raise ValueError(f"not an agent id (letters, digits, '-' and '_'): {agent_id!r}")
+
+
+def _read_objects(path: Path) -> Iterator[dict[str, Any]]:
+    """The JSON objects of a JSONL file; other lines are skipped (with a warning)."""
+    with path.open("rb") as f:
+        for number, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                data = _codec.loads(line)
+            except MessageDecodeError:
+                logger.warning("%s:%d: not a JSON line; skipped", path, number)
+                continue
+            if data.__class__ is not dict:
+                logger.warning("%s:%d: not a JSON object; skipped", path, number)
+                continue
+            yield data
+
+
+def _dumps(obj: Any) -> bytes:
+    return _codec.dumps(obj)
+
+
+def _append(path: Path, session_id: str, records: Sequence[Mapping[str, Any]]) -> None:
+    """Append whole lines to a transcript in one write (after a newline if the file lacks
+    its last one, so that a torn line never swallows ours)."""
+    data = b"".join(_dumps(r) + b"\n" for r in records)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_APPEND)
+    except FileNotFoundError:
+        raise SessionNotFoundError(session_id=session_id) from None
+    try:
+        size = os.fstat(fd).st_size
+        if size:
+            os.lseek(fd, size - 1, os.SEEK_SET)
+            if os.read(fd, 1) != b"\n":
+                data = b"\n" + data
+        view = memoryview(data)
+        while view:
+            written = os.write(fd, view)
+            view = view[written:]
+    finally:
+        os.close(fd)
+
+
+def _write_new(path: Path, data: bytes, *, exclusive: bool = False) -> None:
+    """Write a file atomically (a temporary file renamed into place), mode 0600."""
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        if exclusive:
+            os.link(temporary, path)  # fails if the target exists
+            os.unlink(temporary)
+        else:
+            os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _remove_tree(path: Path) -> None:
+    if path.is_symlink() or path.is_file():
+        path.unlink(missing_ok=True)
+    elif path.is_dir():
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def _agent_files(directory: Path) -> Iterator[tuple[str, Path]]:
+    """``(agent id, transcript)`` under a ``subagents/`` directory (nested ones included)."""
+    try:
+        children = sorted(directory.iterdir(), key=lambda p: p.name)
+    except OSError:
+        return
+    for child in children:
+        name = child.name
+        if child.is_dir() and not child.is_symlink():
+            yield from _agent_files(child)
+        elif name.startswith("agent-") and name.endswith(".jsonl"):
+            agent_id = name[len("agent-") : -len(".jsonl")]
+            if _AGENT_ID_RE.match(agent_id):
+                yield agent_id, child
+
+
+# ======================================================================================
+# Internals: reading transcripts
+
+
+def _content_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = []
+        for block in content:
+            if isinstance(block, TextBlock):
+                parts.append(block.text)
+            elif isinstance(block, Mapping) and block.get("type") == "text":
+                text = block.get("text")
+                if isinstance(text, str):
+                    parts.append(text)
+        return "\n".join(parts)
+    return ""
+
+
+def _prompt_of(obj: Mapping[str, Any]) -> str | None:
+    """The user's words in a raw user entry, or None if it is not a prompt."""
+    if obj.get("isMeta") or obj.get("isCompactSummary") or obj.get("isSidechain"):
+        return None
+    message = obj.get("message")
+    if not isinstance(message, Mapping):
+        return None
+    content = message.get("content")
+    if isinstance(content, list) and any(
+        isinstance(b, Mapping) and b.get("type") == "tool_result" for b in content
+    ):
+        return None
+    text = _content_text(content).strip()
+    if not text or _NOT_A_PROMPT.match(text):
+        return None
+    return text
+
+
+def _last_prompt_text(chain: Sequence[Mapping[str, Any]]) -> str | None:
+    for obj in reversed(chain):
+        if obj.get("type") == "user":
+            prompt = _prompt_of(obj)
+            if prompt:
+                return prompt
+    return None
+
+
+def _request_session(assistant: Mapping[str, Any], source: str) -> str:
+    """The session whose transcript holds an assistant entry's request record."""
+    forked = assistant.get("forkedFrom")
+    if isinstance(forked, Mapping) and isinstance(forked.get("sessionId"), str):
+        return str(forked["sessionId"])
+    own = assistant.get("sessionId")
+    return own if isinstance(own, str) else source
+
+
+def _session_state(objects: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The last entry of each per-session state kind (cleared titles and tags dropped)."""
+    state: dict[str, dict[str, Any]] = {}
+    for o in objects:
+        kind = o.get("type")
+        if kind in _SESSION_STATE_TYPES:
+            state[str(kind)] = {k: v for k, v in o.items() if k != "sessionId"}
+    for kind, key in (("custom-title", "customTitle"), ("tag", "tag"), ("ai-title", "aiTitle")):
+        if kind in state and not state[kind].get(key):
+            del state[kind]
+    return {kind: state[kind] for kind in _SESSION_STATE_TYPES if kind in state}
+
+
+def _walk_chain(
+    items: Sequence[Any],
+    *,
+    uuid_of: Callable[[Any], Any],
+    parent_of: Callable[[Any], Any],
+    up_to: str | None,
+) -> list[Any]:
+    """Follow parent links back from the leaf (the latest entry no other entry continues)."""
+    if not items:
+        if up_to is not None:
+            raise ValueError(f"{up_to!r} is not an entry of the conversation")
+        return []
+    by_uuid = {uuid_of(item): item for item in items}
+    if up_to is not None:
+        leaf = by_uuid.get(up_to)
+        if leaf is None:
+            raise ValueError(f"{up_to!r} is not an entry of the conversation")
+    else:
+        parents = {parent_of(item) for item in items}
+        leaf = next((i for i in reversed(items) if uuid_of(i) not in parents), items[-1])
+    chain = []
+    seen: set[Any] = set()
+    current = leaf
+    while current is not None and uuid_of(current) not in seen:
+        seen.add(uuid_of(current))
+        chain.append(current)
+        parent = parent_of(current)
+        current = by_uuid.get(parent) if parent else None
+    chain.reverse()
+    return chain
+
+
+def _parse_time(value: Any) -> datetime | None:
+    if not isinstance(value, str) or not value:
+        return None
+    text = value[:-1] + "+00:00" if value.endswith("Z") else value
+    try:
+        parsed = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
+
+
+def _file_time(stat: os.stat_result) -> datetime:
+    return datetime.fromtimestamp(stat.st_mtime, tz=timezone.utc)
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _session_info_if_there(path: Path) -> SessionInfo | None:
+    try:
+        return _session_info(path)
+    except FileNotFoundError:  # deleted while we looked
+        return None
+
+
+def _subagent_info_if_there(
+    session_id: str, agent_id: str, transcript: Path
+) -> SubagentInfo | None:
+    try:
+        return _subagent_info(session_id, agent_id, transcript)
+    except FileNotFoundError:
+        return None
+
+
+def _is_message(obj: Mapping[str, Any]) -> bool:
+    """A user or assistant message (not one the CLI marks as its own)."""
+    return (
+        obj.get("type") in ("user", "assistant")
+        and isinstance(obj.get("message"), dict)
+        and not obj.get("isMeta")
+    )
+
+
+def _session_info(path: Path) -> SessionInfo:
+    stat = path.stat()
+    session_id = path.stem
+    first: datetime | None = None
+    last: datetime | None = None
+    count = 0
+    fields: dict[str, Any] = {}
+    first_prompt: str | None = None
+    for o in _read_objects(path):
+        kind = o.get("type")
+        when = _parse_time(o.get("timestamp"))
+        if when is not None:
+            first = when if first is None else min(first, when)
+            last = when if last is None else max(last, when)
+        if _is_message(o) and not o.get("isSidechain"):
+            count += 1
+            if kind == "user" and first_prompt is None:
+                first_prompt = _prompt_of(o)
+        if kind in _CHAIN_TYPES:
+            if "cwd" not in fields and _str(o.get("cwd")):
+                fields["cwd"] = o["cwd"]
+            if _str(o.get("gitBranch")):
+                fields["git_branch"] = o["gitBranch"]
+            if _str(o.get("version")):
+                fields["version"] = o["version"]
+        elif kind == "custom-title":
+            fields["custom_title"] = _str(o.get("customTitle")) or None
+        elif kind == "ai-title":
+            fields["ai_title"] = _str(o.get("aiTitle")) or None
+        elif kind == "tag":
+            fields["tag"] = _str(o.get("tag")) or None
+        elif kind == "summary":
+            fields["summary"] = _str(o.get("summary")) or None
+        elif kind == "last-prompt":
+            fields["last_prompt"] = _str(o.get("lastPrompt")) or None
+        elif kind == "relocated" and _str(o.get("relocatedCwd")):
+            fields["relocated"] = o["relocatedCwd"]
+    if "relocated" in fields:
+        fields["cwd"] = fields.pop("relocated")
+    if "custom_title" not in fields:
+        fields["custom_title"] = _read_title_sidecar(path)
+    mtime = _file_time(stat)
+    return SessionInfo(
+        session_id=session_id,
+        path=path,
+        created=first or mtime,
+        modified=last or mtime,
+        size=stat.st_size,
+        message_count=count,
+        first_prompt=first_prompt,
+        **fields,
+    )
+
+
+def _read_title_sidecar(transcript: Path) -> str | None:
+    try:
+        data = json.loads((transcript.with_suffix("") / _TITLE_SIDECAR).read_text("utf-8"))
+    except (OSError, ValueError):
+        return None
+    title = data.get("customTitle") if isinstance(data, dict) else None
+    return title.strip() or None if isinstance(title, str) else None
+
+
+def _subagent_info(session_id: str, agent_id: str, transcript: Path) -> SubagentInfo:
+    stat = transcript.stat()
+    first: datetime | None = None
+    last: datetime | None = None
+    count = 0
+    first_prompt: str | None = None
+    for o in _read_objects(transcript):
+        when = _parse_time(o.get("timestamp"))
+        if when is not None:
+            first = when if first is None else min(first, when)
+            last = when if last is None else max(last, when)
+        if _is_message(o):
+            count += 1
+            if o.get("type") == "user" and first_prompt is None:
+                first_prompt = _prompt_of({**o, "isSidechain": False})
+    meta: dict[str, Any] = {}
+    try:
+        loaded = json.loads(transcript.with_name(f"agent-{agent_id}.meta.json").read_text("utf-8"))
+    except (OSError, ValueError):
+        loaded = None
+    if isinstance(loaded, dict):
+        meta = loaded
+    mtime = _file_time(stat)
+    return SubagentInfo(
+        agent_id=agent_id,
+        session_id=session_id,
+        path=transcript,
+        created=first or mtime,
+        modified=last or mtime,
+        message_count=count,
+        first_prompt=first_prompt,
+        agent_type=_str(meta.get("agentType")),
+        description=_str(meta.get("description")),
+        tool_use_id=_str(meta.get("toolUseId")),
+        meta=meta,
+    )
+
+
+# ======================================================================================
+# Internals: the CLI's slug
+
+
+def _utf16_units(text: str) -> list[int]:
+    data = text.encode("utf-16-le", "surrogatepass")
+    return [int.from_bytes(data[i : i + 2], "little") for i in range(0, len(data), 2)]
+
+
+def _is_alnum(unit: int) -> bool:
+    return 48 <= unit <= 57 or 65 <= unit <= 90 or 97 <= unit <= 122
+
+
+def _js_hash(units: Sequence[int]) -> int:
+    """``Math.abs`` of the CLI's 32-bit string hash (``h = (h << 5) - h + c | 0``)."""
+    h = 0
+    for unit in units:
+        h = ((h << 5) - h + unit) & 0xFFFFFFFF
+    if h >= 0x80000000:
+        h -= 0x100000000
+    return abs(h)
+
+
+def _base36(number: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    if number == 0:
+        return "0"
+    out = []
+    while number:
+        number, rest = divmod(number, 36)
+        out.append(digits[rest])
+    return "".join(reversed(out))
