@@ -8,6 +8,18 @@ example.
 real CLI talks to over HTTP (see `claude_sdk.testing.fake_api`).
 """
 
+from .cassette import Cassette as Cassette
+from .cassette import CassetteEntry as CassetteEntry
+from .cassette import CassetteError as CassetteError
+from .cassette import CassetteExhaustedError as CassetteExhaustedError
+from .cassette import CassetteFormatError as CassetteFormatError
+from .cassette import CassetteMismatchError as CassetteMismatchError
+from .cassette import DriftFinding as DriftFinding
+from .cassette import Recording as Recording
+from .cassette import RecordingTransport as RecordingTransport
+from .cassette import ReplayTransport as ReplayTransport
+from .cassette import Scrubber as Scrubber
+from .cassette import check_drift as check_drift
 from .fake_api import FakeMessagesAPI as FakeMessagesAPI
 from .fake_api import RecordedRequest as RecordedRequest
 from .fake_api import RecordedToolResult as RecordedToolResult
@@ -61,4 +73,17 @@ __all__ = [
     "ScriptedThinking",
     "ScriptedToolUse",
     "ToolUsePair",
+    # claude_sdk.testing.cassette: record and replay the wire; drift checks
+    "RecordingTransport",
+    "ReplayTransport",
+    "Cassette",
+    "Recording",
+    "CassetteEntry",
+    "Scrubber",
+    "CassetteError",
+    "CassetteFormatError",
+    "CassetteMismatchError",
+    "CassetteExhaustedError",
+    "check_drift",
+    "DriftFinding",
 ]

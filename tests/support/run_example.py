@@ -110,6 +110,7 @@ SCENARIOS: dict[str, Scenario] = {
         expect=("blocked: rm -rf build", "ran Bash: echo hello -> 'hello'", "was blocked"),
     ),
     "policies.py": Scenario(needs_cli=False, expect=("policy: chain(",)),
+    "test_my_agent.py": Scenario(needs_cli=False),
     "session_pool.py": Scenario(
         replies=({"text": "Hi!"}, {"text": "Hi!"}, {"text": "Hi!"}),
         expect=("customer-0: Hi!", "customer-1: Hi!", "for 3 questions, peak 2"),

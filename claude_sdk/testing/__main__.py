@@ -1,0 +1,92 @@
+"""``python -m claude_sdk.testing``: tools for the test kit.
+
+``drift FILE...`` lists the frames, fields and kinds in cassettes, transcripts or plain NDJSON
+files of frames that the installed wire model does not know (strict decoding; see
+`claude_sdk.testing.cassette.check_drift`), to gate a CLI upgrade: record a few sessions with
+the new CLI, then run ``drift`` over them. Findings are grouped (the same unknown field on
+every message is reported once, with its count and first place); ``--verbose`` lists each.
+
+Exit status: 0 when nothing is unknown, 1 when something is, 2 when an input cannot be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import re
+import sys
+from collections.abc import Sequence
+
+from .cassette import CLI_TO_SDK, SDK_TO_CLI, CassetteFormatError, DriftFinding, check_drift
+
+__all__ = ["main"]
+
+_INDEX = re.compile(r"\[\d+\]")
+
+
+def _check(path: str, directions: tuple[str, ...]) -> list[DriftFinding] | None:
+    """The findings of one file, or None (reported) when it cannot be read."""
+    try:
+        return check_drift(path, directions=directions)
+    except (OSError, UnicodeDecodeError, CassetteFormatError) as exc:
+        print(f"{path}: cannot read: {exc}", file=sys.stderr)
+        return None
+
+
+def _drift(args: argparse.Namespace) -> int:
+    directions = {"cli": (CLI_TO_SDK,), "sdk": (SDK_TO_CLI,), "both": (CLI_TO_SDK, SDK_TO_CLI)}
+    findings: list[DriftFinding] = []
+    unreadable = 0
+    for path in args.files:
+        found = _check(path, directions[args.direction])
+        if found is None:
+            unreadable += 1
+        else:
+            findings += found
+    if args.verbose:
+        for finding in findings:
+            print(finding)
+    else:
+        groups: dict[tuple[str, str], list[DriftFinding]] = collections.defaultdict(list)
+        for finding in findings:
+            groups[finding.frame, _INDEX.sub("[]", finding.problem)].append(finding)
+        for (frame, problem), found in groups.items():
+            first = found[0]
+            more = f" (x{len(found)})" if len(found) > 1 else ""
+            print(f"{frame}: {problem}{more}  [first at {first.path}:{first.line}]")
+    files = len(args.files) - unreadable
+    verdict = "nothing unknown" if not findings else f"{len(findings)} unknown"
+    print(f"drift: {files} file{'s' if files != 1 else ''} checked, {verdict}", file=sys.stderr)
+    if unreadable:
+        return 2
+    return 1 if findings else 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    parser = argparse.ArgumentParser(
+        prog="python -m claude_sdk.testing", description="claude_sdk test kit tools"
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    drift = commands.add_parser(
+        "drift",
+        help="list what the installed wire model does not know in recorded frames",
+        description="List frames, fields and kinds the installed wire model does not know, "
+        "in cassettes, transcripts or NDJSON files of frames. Exit 0: nothing unknown; "
+        "1: something is; 2: an input cannot be read.",
+    )
+    drift.add_argument("files", nargs="+", metavar="FILE", help="cassette or NDJSON files")
+    drift.add_argument(
+        "--direction",
+        choices=("cli", "sdk", "both"),
+        default="cli",
+        help="which frames of a cassette or transcript to check: what the CLI sent "
+        "(default), what the SDK sent, or both",
+    )
+    drift.add_argument("-v", "--verbose", action="store_true", help="list every occurrence")
+    args = parser.parse_args(argv)
+    return _drift(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
