@@ -1334,6 +1334,122 @@ class ScriptedCLI:
         """Write a frame of a kind no model knows (the SDK must tolerate it)."""
         await self.send({"type": type, "uuid": _uuid(), "session_id": self.session_id, **fields})
 
+    async def rate_limit(self, status: str = "allowed_warning", **info: Any) -> None:
+        """Write a ``rate_limit_event`` (``info`` keys as on the wire: ``resetsAt``, ...)."""
+        await self.send(
+            {
+                "type": "rate_limit_event",
+                "rate_limit_info": {"status": status, **info},
+                "uuid": _uuid(),
+                "session_id": self.session_id,
+            }
+        )
+
+    async def subagent(
+        self,
+        description: str,
+        prompt: str,
+        text: str,
+        *,
+        subagent_type: str = "general-purpose",
+        tool_use_id: str | None = None,
+    ) -> str:
+        """Play a subagent run inside the current turn; returns the Agent tool call's id.
+
+        The main agent calls the ``Agent`` tool; ``system/task_started``; the subagent's own
+        answer (an ``assistant`` frame whose ``parent_tool_use_id`` is that call);
+        ``system/task_notification``; then the ``Agent`` tool's result for the main agent.
+        """
+        call_id = tool_use_id or f"toolu_fake_{_hex(10)}"
+        task_id = f"a{_hex(8)}"
+        agent_input = {"description": description, "prompt": prompt, "subagent_type": subagent_type}
+        await self.assistant(tool_use=("Agent", agent_input, call_id))
+        await self._task_frame(
+            "task_started",
+            task_id,
+            tool_use_id=call_id,
+            description=description,
+            subagent_type=subagent_type,
+            task_type="local_agent",
+            prompt=prompt,
+        )
+        await self.assistant(text=text, parent_tool_use_id=call_id)
+        await self._task_frame(
+            "task_notification",
+            task_id,
+            tool_use_id=call_id,
+            status="completed",
+            output_file="",
+            summary=text,
+        )
+        await self.user_tool_result(call_id, [{"type": "text", "text": text}])
+        return call_id
+
+    async def background_task(
+        self,
+        description: str,
+        *,
+        task_type: str = "local_bash",
+        status: str = "completed",
+        summary: str = "done",
+    ) -> str:
+        """Play a background task's life: started, progress, updated, notification."""
+        task_id = f"b{_hex(8)}"
+        await self._task_frame(
+            "task_started",
+            task_id,
+            description=description,
+            task_type=task_type,
+            is_backgrounded=True,
+        )
+        await self._task_frame(
+            "task_progress",
+            task_id,
+            description=description,
+            usage={"total_tokens": 0, "tool_uses": 1, "duration_ms": 10},
+        )
+        await self._task_frame("task_updated", task_id, patch={"status": status})
+        await self._task_frame(
+            "task_notification", task_id, status=status, output_file="", summary=summary
+        )
+        return task_id
+
+    async def compact(
+        self, *, trigger: str = "manual", pre_tokens: int = 20000, summary: str = "Summary."
+    ) -> None:
+        """Play a compaction: ``status`` compacting, ``compact_boundary``, the synthetic
+        summary user frame, and ``status`` back to null."""
+        await self.status("compacting")
+        await self.send(
+            {
+                "type": "system",
+                "subtype": "compact_boundary",
+                "compact_metadata": {
+                    "trigger": trigger,
+                    "pre_tokens": pre_tokens,
+                    "post_tokens": pre_tokens // 10,
+                    "duration_ms": 5,
+                },
+                "logical_parent_uuid": _uuid(),
+                "session_id": self.session_id,
+                "uuid": _uuid(),
+            }
+        )
+        await self.user_note(summary, isSynthetic=True)
+        await self.status(None, compact_result="success")
+
+    async def _task_frame(self, subtype: str, task_id: str, **fields: Any) -> None:
+        await self.send(
+            {
+                "type": "system",
+                "subtype": subtype,
+                "task_id": task_id,
+                **fields,
+                "session_id": self.session_id,
+                "uuid": _uuid(),
+            }
+        )
+
     async def state(self, state: str) -> None:
         """Write ``system/session_state_changed`` (``running``, ``requires_action``, ``idle``)."""
         self.current_state = state

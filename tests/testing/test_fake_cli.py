@@ -987,3 +987,53 @@ async def test_resume_of_a_missing_session_raises_session_not_found() -> None:
 
     with pytest.raises(SessionNotFoundError):
         await resume()
+
+
+# ======================================================================================
+# Scenarios: subagents, background tasks, rate limits, compaction
+
+
+async def test_scenarios_subagent_background_task_rate_limit_and_compaction() -> None:
+    from claude_sdk import messages as m
+
+    async def script(cli: ScriptedCLI) -> None:
+        await cli.handshake()
+        await cli.next_prompt()
+        await cli.state("running")
+        await cli.system_init()
+        await cli.rate_limit("allowed_warning", utilization=0.8, rateLimitType="five_hour")
+        await cli.subagent("Look around", "List the files", "There are 3 files.")
+        await cli.background_task("npm test")
+        await cli.compact()
+        await cli.result("all done")
+        await cli.state("idle")
+
+    fake = FakeCLI(script)
+    async with open_session(transport=fake) as session:
+        await session.send("go")
+        frames = [f async for f in session.receive_response()]
+    assert all(wire.drift(f) == [] for f in frames), [wire.drift(f) for f in frames]
+    kinds = {type(f) for f in frames}
+    assert {
+        m.RateLimitEvent,
+        m.TaskStartedMessage,
+        m.TaskProgressMessage,
+        m.TaskUpdatedMessage,
+        m.TaskNotificationMessage,
+        m.CompactBoundaryMessage,
+        m.StatusMessage,
+    } <= kinds
+    agent_call = next(
+        b
+        for f in frames
+        if isinstance(f, m.AssistantMessage)
+        for b in f.content
+        if isinstance(b, m.ToolUseBlock) and b.name == "Agent"
+    )
+    sub = [f for f in frames if isinstance(f, m.AssistantMessage) and f.parent_tool_use_id]
+    assert [f.parent_tool_use_id for f in sub] == [agent_call.id]
+    assert sub[0].text == "There are 3 files."
+    rate = next(f for f in frames if isinstance(f, m.RateLimitEvent))
+    assert rate.rate_limit_info.rate_limit_type == "five_hour"
+    compacted = next(f for f in frames if isinstance(f, m.CompactBoundaryMessage))
+    assert compacted.compact_metadata.trigger == "manual"
