@@ -84,3 +84,21 @@ def examples(session: nox.Session) -> None:
     else:
         session.warn("no network namespace available: running the examples with the offline env")
         session.run(*runner)
+
+
+@nox.session(python="3.11")
+def bench(session: nox.Session) -> None:
+    """claude_sdk against the official claude-agent-sdk and the raw limit, on one fake CLI.
+
+    Writes benchmarks/RESULTS.md (about 10 minutes on a 2-core machine); ``nox -s bench --
+    --quick`` is a quick look that only prints. Arguments after ``--`` go to
+    benchmarks/bench_vs_official.py (``--only 1,2``, ``--repeat 7``, ``--backend trio``, ...).
+    """
+    # The official SDK is installed into this environment only, never as a dependency of
+    # claude_sdk. A locally cached wheel (the e2e fixtures keep one) saves the download.
+    install = ["-e", ".", "trio>=0.26", "claude-agent-sdk==0.2.187"]
+    wheels = os.path.expanduser("~/.cache/claude-sdk-test/wheel")
+    if os.path.isdir(wheels):
+        install = ["--find-links", wheels, *install]
+    session.install(*install)
+    session.run("python", "benchmarks/bench_vs_official.py", *session.posargs)
