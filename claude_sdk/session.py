@@ -293,7 +293,14 @@ class Session:
         self._turns.prompts_sent += 1
         if self._telemetry.enabled:
             self._telemetry.turn_started(message.text)
-        await self._send_frame(message)
+        try:
+            await self._send_frame(message)
+        except (anyio.BrokenResourceError, anyio.ClosedResourceError) as exc:
+            # The CLI went away: say how, if the reader already knows.
+            with anyio.move_on_after(self._options.shutdown_grace):
+                await self._reader_done.wait()
+            self._raise_if_closed()
+            raise self._closed_error("the CLI's stdin is closed") from exc
 
     def receive_messages(self) -> MessageStream:
         """Every message, until the CLI's output ends."""
@@ -714,7 +721,8 @@ class Session:
         after_error_result = last is not None and last.is_error
         if rc not in (0, None) and not after_error_result and not self._closing:
             self._fail(
-                ProcessError(
+                conn.exit_error()
+                or ProcessError(
                     exit_code=rc if rc >= 0 else None,
                     signal=-rc if rc < 0 else None,
                     stderr_tail=conn.stderr_tail,

@@ -9,10 +9,12 @@ from .base import ByteStreamConnection as ByteStreamConnection
 from .base import Connection as Connection
 from .base import StderrTail as StderrTail
 from .base import Transport as Transport
+from .container import ContainerTransport as ContainerTransport
 from .discovery import find_cli as find_cli
 from .discovery import find_cli_async as find_cli_async
 from .memory import MemoryPeer as MemoryPeer
 from .memory import MemoryTransport as MemoryTransport
+from .ssh import SSHTransport as SSHTransport
 from .subprocess import SubprocessTransport as SubprocessTransport
 
 __all__ = [
@@ -25,4 +27,6 @@ __all__ = [
     "MemoryPeer",
     "find_cli",
     "find_cli_async",
+    "SSHTransport",
+    "ContainerTransport",
 ]

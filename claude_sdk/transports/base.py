@@ -123,6 +123,11 @@ class Connection(abc.ABC):
         """The executable that runs, for error messages."""
         return None
 
+    def exit_error(self) -> Exception | None:
+        """A transport-specific error for how the CLI ended (for example a dropped SSH
+        connection), or None to let the session report the exit status."""
+        return None
+
 
 class Transport(abc.ABC):
     """Starts CLIs. ``connect`` owns what it starts and tears it down on exit."""

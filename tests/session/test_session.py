@@ -880,3 +880,18 @@ async def test_leaving_the_block_waits_for_idle_so_late_hooks_are_answered() -> 
         _ = [m async for m in session.receive_response()]
     assert calls == ["stop"]
     assert late == [{"systemMessage": "ok"}]
+
+
+async def test_send_after_the_cli_died_raises_its_process_error() -> None:
+    async def script(cli: ScriptedCLI) -> None:
+        await cli.handshake()
+        await cli.exit(5, stderr="gone\n")
+
+    with pytest.raises(cs.ProcessError) as outer:
+        async with cs.open_session(transport=FakeCLI(script)) as session:
+            with pytest.raises(cs.ProcessError) as info:
+                for _ in range(100):  # whichever comes first: the reader or the write
+                    await session.send("hello?")
+            assert info.value.exit_code == 5
+            raise info.value
+    assert outer.value.exit_code == 5

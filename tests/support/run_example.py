@@ -111,6 +111,7 @@ SCENARIOS: dict[str, Scenario] = {
     ),
     "policies.py": Scenario(needs_cli=False, expect=("policy: chain(",)),
     "test_my_agent.py": Scenario(needs_cli=False),
+    "remote_ssh.py": Scenario(needs_cli=False, args=("--help",), expect=("usage:",)),
     "session_pool.py": Scenario(
         replies=({"text": "Hi!"}, {"text": "Hi!"}, {"text": "Hi!"}),
         expect=("customer-0: Hi!", "customer-1: Hi!", "for 3 questions, peak 2"),
