@@ -211,6 +211,7 @@ class ToolPermissionContext:
         agent_id: the subagent asking, if any.
         request_id: the id of the ``can_use_tool`` control request.
         request: the whole typed request (display name, MCP server, title, ...).
+        cancel_scope: the AnyIO cancel scope the callback runs in (see `cancelled`).
         typed_input: a typed view of the tool's input for built-in tools (``BashInput``,
             ``WriteInput``, ... from `claude_sdk.tool_inputs`), None for other tools. The
             dict passed to the callback stays exactly as the CLI sent it.
@@ -223,6 +224,17 @@ class ToolPermissionContext:
     agent_id: str | None = None
     request_id: str | None = None
     request: Any = None
+    cancel_scope: Any = attrs.field(default=None, eq=False, repr=False)
+
+    @property
+    def cancelled(self) -> bool:
+        """True once the CLI withdrew the request (``control_cancel_request``).
+
+        The callback is cancelled then (an AnyIO cancellation at its next ``await``); this
+        flag lets work that is shielded, or runs in a thread, see it too.
+        """
+        scope = self.cancel_scope
+        return bool(scope is not None and scope.cancel_called)
 
     @property
     def typed_input(self) -> Any:

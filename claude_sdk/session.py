@@ -865,6 +865,7 @@ class Session:
             agent_id=request.agent_id,
             request_id=request_id,
             request=request,
+            cancel_scope=self._inbound.get(request_id),
         )
         try:
             with _deadline(self._options.callback_timeout):

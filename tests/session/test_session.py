@@ -288,13 +288,17 @@ async def test_control_cancel_request_cancels_a_running_permission_handler() -> 
         await saw_cancel.wait()
         await cli.serve_until_stdin_closes()
 
+    flags: list[bool] = []
+
     async def slow(
         name: str, tool_input: dict[str, Any], ctx: cs.ToolPermissionContext
     ) -> cs.PermissionResult:
         entered.set()
+        flags.append(ctx.cancelled)
         try:
             await anyio.sleep_forever()
         finally:
+            flags.append(ctx.cancelled)
             saw_cancel.set()
         raise AssertionError("unreachable")
 
@@ -303,6 +307,7 @@ async def test_control_cancel_request_cancels_a_running_permission_handler() -> 
         with anyio.fail_after(10):
             await saw_cancel.wait()
         assert session.inbound_in_flight == []
+    assert flags == [False, True]  # the context's cancellation signal
     cli = fake.cli
     assert cli.answers_after_cancel == []
     answers = [
