@@ -23,10 +23,8 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from typing import Any
-
-from anyio.from_thread import BlockingPortal, start_blocking_portal
+from contextlib import AbstractContextManager, contextmanager
+from typing import TYPE_CHECKING, Any
 
 from .control import InterruptResponse
 from .messages import Message
@@ -37,6 +35,17 @@ from .query import query as _query
 from .session import MessageStream, Session
 from .session import open_session as _open_session
 from .transports.base import Transport
+
+if TYPE_CHECKING:
+    from anyio.from_thread import BlockingPortal
+
+
+def start_blocking_portal(backend: str) -> AbstractContextManager[BlockingPortal]:
+    """``anyio.from_thread.start_blocking_portal``, imported on first use (import time)."""
+    from anyio.from_thread import start_blocking_portal as start
+
+    return start(backend)
+
 
 __all__ = ["SyncSession", "ask", "open_session", "query"]
 
