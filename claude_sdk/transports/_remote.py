@@ -56,6 +56,7 @@ import anyio.abc
 
 from .._protocol.launch import DEFAULT_CLI, LaunchSpec
 from ..errors import ClaudeSDKError, CLINotFoundError, ProcessError
+from ._teardown import TERM_GRACE, teardown_process
 from .base import ByteStreamConnection, StderrTail
 from .discovery import WELL_KNOWN
 
@@ -73,8 +74,6 @@ __all__ = [
 
 logger = logging.getLogger("claude_sdk")
 
-#: Seconds between SIGTERM and SIGKILL, locally for the client and on the far side.
-TERM_GRACE = 2.0
 #: Seconds to wait for the client's stderr to reach EOF after it exited.
 STDERR_DRAIN = 0.5
 #: Bytes of an unterminated report held back (more is not a report: passed on as stderr).
@@ -686,44 +685,20 @@ def _int_or_none(value: object) -> int | None:
     return value if isinstance(value, int) else None
 
 
-async def _discard_stdout(process: anyio.abc.Process) -> None:
-    """Read and drop stdout, so that a client blocked writing to a full pipe can exit."""
-    assert process.stdout is not None
-    with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
-        async for _ in process.stdout:
-            pass
-
-
 async def _teardown(conn: RemoteConnection, grace: float) -> None:
     """stdin EOF -> ``grace`` -> SIGTERM -> `TERM_GRACE` -> SIGKILL, for the local client.
 
     The far side follows on its own: the wrapper sees EOF at the first step (or when the
     killed client's connection closes) and ends the CLI's group within the same grace.
-    Bounded; never raises.
     """
-    process = conn.process
-    try:
-        await conn.send_eof()
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(_discard_stdout, process)
-            with anyio.move_on_after(grace):
-                await process.wait()
-            tg.cancel_scope.cancel()
-        if process.returncode is None:
-            logger.info("%s did not exit after stdin closed: SIGTERM", conn.target)
-            conn.stop_client()
-            with anyio.move_on_after(TERM_GRACE):
-                await process.wait()
-        if process.returncode is None:
-            logger.warning("the client for %s ignored SIGTERM: SIGKILL", conn.target)
-            conn.stop_client(force=True)
-            with anyio.move_on_after(5):
-                await process.wait()
-    except Exception:  # teardown must finish; log what went wrong
-        logger.exception("tearing down the connection to %s failed", conn.target)
-    finally:
-        with contextlib.suppress(Exception):
-            await process.aclose()
+    await teardown_process(
+        conn.process,
+        send_eof=conn.send_eof,
+        terminate=conn.stop_client,
+        kill=lambda: conn.stop_client(force=True),
+        grace=grace,
+        what=f"the client for {conn.target}",
+    )
 
 
 @asynccontextmanager

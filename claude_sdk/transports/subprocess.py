@@ -25,6 +25,7 @@ import anyio.abc
 
 from .._protocol.launch import LaunchSpec
 from ..errors import CLINotFoundError, ProcessError
+from ._teardown import TERM_GRACE, teardown_process
 from .base import ByteStreamConnection, Connection, StderrTail, Transport
 from .discovery import find_cli_async
 
@@ -33,8 +34,6 @@ __all__ = ["SubprocessConnection", "SubprocessTransport"]
 logger = logging.getLogger("claude_sdk")
 
 SUPERVISOR = str(Path(__file__).with_name("_supervisor.py"))
-#: Seconds between SIGTERM and SIGKILL.
-TERM_GRACE = 2.0
 #: Seconds to wait for the reaped process's stderr to reach EOF.
 STDERR_DRAIN = 0.5
 
@@ -182,39 +181,16 @@ async def _drain_stderr(process: anyio.abc.Process, stderr: StderrTail, done: an
         done.set()
 
 
-async def _discard_stdout(process: anyio.abc.Process) -> None:
-    """Read and drop stdout, so that a CLI blocked writing to a full pipe can exit."""
-    assert process.stdout is not None
-    with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
-        async for _ in process.stdout:
-            pass
-
-
 async def _teardown(conn: SubprocessConnection, grace: float) -> None:
-    """stdin EOF -> ``grace`` -> SIGTERM -> 2 s -> SIGKILL; bounded, never raises."""
-    process = conn.process
-    try:
-        await conn.send_eof()
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(_discard_stdout, process)
-            with anyio.move_on_after(grace):
-                await process.wait()
-            tg.cancel_scope.cancel()
-        if process.returncode is None:
-            logger.info("the CLI (pid %s) did not exit after stdin closed: SIGTERM", process.pid)
-            conn.signal_group(signal.SIGTERM)
-            with anyio.move_on_after(TERM_GRACE):
-                await process.wait()
-        if process.returncode is None:
-            logger.warning("the CLI (pid %s) ignored SIGTERM: SIGKILL", process.pid)
-            conn.signal_group(signal.SIGKILL)
-            with anyio.move_on_after(5):
-                await process.wait()
-    except Exception:  # teardown must finish; log what went wrong
-        logger.exception("tearing down the CLI process failed")
-    finally:
-        with contextlib.suppress(Exception):
-            await process.aclose()
+    """stdin EOF -> ``grace`` -> SIGTERM -> 2 s -> SIGKILL to the group; bounded."""
+    await teardown_process(
+        conn.process,
+        send_eof=conn.send_eof,
+        terminate=lambda: conn.signal_group(signal.SIGTERM),
+        kill=lambda: conn.signal_group(signal.SIGKILL),
+        grace=grace,
+        what=f"the CLI (pid {conn.process.pid})",
+    )
 
 
 def _check_launchable(spec: LaunchSpec) -> None:
