@@ -46,6 +46,7 @@ from ._mcp_bridge import McpBridge
 from ._protocol import codec
 from ._protocol.control import ControlState
 from ._protocol.launch import HookRegistration, LaunchSpec, build_initialize, build_launch_spec
+from ._protocol.schema import RESPONSE_TYPES
 from .errors import (
     ClaudeSDKError,
     ControlTimeoutError,
@@ -66,6 +67,7 @@ from .messages import (
     Message,
     ResultMessage,
     SessionStateChangedMessage,
+    TextBlock,
     ToolResultBlock,
     ToolUseBlock,
     UserMessage,
@@ -84,6 +86,9 @@ logger = logging.getLogger("claude_sdk")
 
 #: Messages handed out between two checkpoints of a consumer that never waits (at least).
 CHECKPOINT_EVERY: Final = 64
+#: Inbound-request workers kept waiting for the next request (more run while requests
+#: overlap; the extra ones end when they are done).
+IDLE_WORKERS: Final = 4
 
 _T = TypeVar("_T")
 _DEFAULT: Any = object()
@@ -104,6 +109,17 @@ class _Waiter:
     def __init__(self) -> None:
         self.event = anyio.Event()
         self.outcome: Any = None
+
+
+class _Slot:
+    """An idle inbound worker, waiting for the next request the reader hands it."""
+
+    __slots__ = ("event", "frame", "scope")
+
+    def __init__(self) -> None:
+        self.event = anyio.Event()
+        self.frame: c.ControlRequest | None = None
+        self.scope: anyio.CancelScope | None = None
 
 
 def _clone(exc: BaseException) -> BaseException:
@@ -202,6 +218,7 @@ class Session:
         self._control = ControlState()
         self._waiters: dict[str, _Waiter] = {}
         self._inbound: dict[str, anyio.CancelScope] = {}
+        self._idle_workers: list[_Slot] = []
         self._buffer: collections.deque[Message] = collections.deque()
         self._data_event: anyio.Event | None = None
         self._failure: BaseException | None = None
@@ -633,6 +650,10 @@ class Session:
         buffer = self._buffer
         turns = self._turns
         telemetry = self._telemetry if self._telemetry.enabled else None
+        special = _SPECIAL_FRAMES
+        if not _warmed:
+            # The CLI is starting: generate the first frames' decoders meanwhile.
+            _warm_up()
         try:
             while True:
                 try:
@@ -644,7 +665,7 @@ class Session:
                 if self._failure is not None:
                     continue  # failed: drain stdout so the CLI can finish and exit
                 for line in lines:
-                    if isinstance(line, LineTooLongError):
+                    if line.__class__ is not bytes and isinstance(line, LineTooLongError):
                         # Ends the session: the consumer and every waiter get the error;
                         # stdin closes and the rest of stdout is drained.
                         self._fail(line)
@@ -657,6 +678,12 @@ class Session:
                         logger.warning("skipped an undecodable line from the CLI: %s", exc)
                         continue
                     cls = frame.__class__
+                    if cls not in special:  # the common case: a message for the consumer
+                        buffer.append(frame)
+                        delivered = True
+                        if telemetry is not None:
+                            _trace_tools(telemetry, frame)
+                        continue
                     if cls is c.ControlResponse:
                         self._on_response(frame)
                     elif cls is c.ControlRequest:
@@ -790,7 +817,14 @@ class Session:
             return
         scope = anyio.CancelScope()
         self._inbound[frame.request_id] = scope
-        self._tg.start_soon(self._serve_inbound, frame, scope)
+        # Hand the request to an idle worker (no task to spawn: one wake-up), or start one.
+        idle = self._idle_workers
+        if idle:
+            slot = idle.pop()
+            slot.frame, slot.scope = frame, scope
+            slot.event.set()
+        else:
+            self._tg.start_soon(self._inbound_worker, frame, scope)
 
     def _on_cancel(self, frame: c.ControlCancelRequest) -> None:
         if self._control.cancel(frame.request_id):
@@ -798,26 +832,41 @@ class Session:
             if scope is not None:
                 scope.cancel()
 
+    async def _inbound_worker(self, frame: c.ControlRequest, scope: anyio.CancelScope) -> None:
+        """Serve requests until enough other workers are idle (see `IDLE_WORKERS`)."""
+        idle = self._idle_workers
+        while True:
+            await self._serve_inbound(frame, scope)
+            if len(idle) >= IDLE_WORKERS:
+                return
+            slot = _Slot()
+            idle.append(slot)
+            await slot.event.wait()  # cancelled with the session's task group
+            assert slot.frame is not None
+            assert slot.scope is not None
+            frame, scope = slot.frame, slot.scope
+
     async def _serve_inbound(self, frame: c.ControlRequest, scope: anyio.CancelScope) -> None:
         request_id = frame.request_id
-        response: c.ControlSuccess | c.ControlError | None = None
+        # The answer is written as a plain dict, in the order the codec would write it.
+        response: dict[str, Any] | None = None
         with scope:
             try:
                 body = await self._dispatch_inbound(frame.request, request_id)
                 if body is not _NO_ANSWER:
-                    response = c.ControlSuccess(request_id=request_id, response=body)
+                    response = {"subtype": "success", "request_id": request_id, "response": body}
             except _RejectError as exc:
-                response = c.ControlError(
-                    request_id=request_id, error=str(exc), error_code=exc.code
-                )
+                response = {"subtype": "error", "request_id": request_id, "error": str(exc)}
+                if exc.code is not None:
+                    response["error_code"] = exc.code
             except Exception as exc:  # any failure is answered as an error
                 logger.warning("a %s handler failed: %r", frame.subtype, exc)
-                response = c.ControlError(request_id=request_id, error=_describe(exc))
+                response = {"subtype": "error", "request_id": request_id, "error": _describe(exc)}
         self._inbound.pop(request_id, None)
         if not self._control.finish(request_id) or response is None:
             return  # cancelled by the CLI (send nothing), or deliberately unanswered
         try:
-            await self._send_frame(c.ControlResponse(response=response))
+            await self._conn.send(codec.dumps({"type": "control_response", "response": response}))
         except (anyio.ClosedResourceError, anyio.BrokenResourceError):
             logger.info("could not answer %s %s: stdin is closed", frame.subtype, request_id)
 
@@ -878,17 +927,18 @@ class Session:
             return codec.unstructure(
                 PermissionDeny(message=f"permission callback failed: {_describe(exc)}")
             )
-        if isinstance(result, PermissionAllow):
-            if result.updated_input is None:
-                result = attrs.evolve(result, updated_input=dict(request.input))
-        elif not isinstance(result, PermissionDeny):
+        if not isinstance(result, (PermissionAllow, PermissionDeny)):
             return codec.unstructure(
                 PermissionDeny(
                     message=f"permission callback returned {type(result).__name__}, "
                     "not PermissionAllow or PermissionDeny"
                 )
             )
-        return codec.unstructure(result)
+        answer = codec.unstructure(result)
+        if answer["behavior"] == "allow" and answer.get("updatedInput") is None:
+            # The official SDKs always send the input to run with: the original when unchanged.
+            answer["updatedInput"] = request.input
+        return answer
 
     async def _serve_hook(self, request: c.HookCallbackRequest, request_id: str) -> Any:
         if not self._telemetry.enabled:
@@ -961,6 +1011,41 @@ class Session:
 
     async def _send_frame(self, frame: Any) -> None:
         await self._conn.send(codec.encode(frame))
+
+
+_warmed: list[bool] = []
+
+
+def _warm_up() -> None:
+    _warmed.append(True)
+    codec.warm_up(
+        decode=[
+            c.ControlResponse,
+            RESPONSE_TYPES["initialize"],
+            InitMessage,
+            AssistantMessage,
+            TextBlock,
+            ToolUseBlock,
+            UserMessage,
+            ResultMessage,
+            SessionStateChangedMessage,
+        ],
+        encode=[UserMessage],
+    )
+
+
+#: Frames the reader acts on (all others go straight to the consumer).
+_SPECIAL_FRAMES: Final = frozenset(
+    {
+        c.ControlResponse,
+        c.ControlRequest,
+        c.ControlCancelRequest,
+        c.KeepAlive,
+        SessionStateChangedMessage,
+        ResultMessage,
+        InitMessage,
+    }
+)
 
 
 def _trace_tools(telemetry: Telemetry, frame: Any) -> None:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import copy
 import enum
+import importlib
 import json
 import logging
 import types
@@ -269,6 +270,8 @@ _NS: dict[str, Any] = {
     "_osa": object.__setattr__,
     "_EMPTY": EMPTY,
     "_MISSING": attrs.NOTHING,
+    "_list": list,
+    "_map": map,
 }
 _STRUCTURE_FNS: dict[type, Callable[[dict[str, Any]], Any]] = {}
 _UNSTRUCTURE_FNS: dict[type, Callable[[Any], dict[str, Any]]] = {}
@@ -337,6 +340,9 @@ def _structure_expr(tp: Any, var: str, depth: int = 0) -> str | None:
     if origin in (list, typing.Sequence):
         item = f"x{depth}"
         inner = _structure_expr(args[0], item, depth + 1)
+        call = f"{_structure_call(args[0])}({item})"
+        if inner == call:  # one function per item: map it (no comprehension frame)
+            return f"_list(_map({_structure_call(args[0])}, {var}))"
         return f"[{inner} for {item} in {var}]"
     if origin in (dict, Mapping):
         item = f"x{depth}"
@@ -347,6 +353,18 @@ def _structure_expr(tp: Any, var: str, depth: int = 0) -> str | None:
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         return f"{_bind(tp, tp.__name__)}({var})"
     return f"{_bind(converter.get_structure_hook(tp), 'hook')}({var}, None)"
+
+
+def _structure_call(tp: Any) -> str:
+    """The name of the one function that structures a non-null ``tp``, or ``""``."""
+    if typing.get_origin(tp) is typing.Annotated:
+        return _structure_call(typing.get_args(tp)[0])
+    entry = _union_entry(tp)
+    if entry is not None and _NoneType not in typing.get_args(tp):
+        return _union_fn_name(tp, entry)
+    if isinstance(tp, type) and attrs.has(tp):
+        return _struct_name(tp)
+    return ""
 
 
 def _unstructure_expr(tp: Any, var: str, depth: int = 0) -> str | None:
@@ -701,8 +719,23 @@ def structure_fn(cls: type) -> Callable[[dict[str, Any]], Any]:
     """The generated structure function for an attrs wire class."""
     fn = _STRUCTURE_FNS.get(cls)
     if fn is None:
+        if not _FRAME_UNION:
+            _ensure_registered()
         fn = _STRUCTURE_FNS[cls] = _NS[_struct_name(cls)]
     return fn
+
+
+def warm_up(decode: Iterable[type], encode: Iterable[type] = ()) -> None:
+    """Generate the decoders of ``decode`` and the encoders of ``encode`` now.
+
+    The session calls it while the CLI starts, so that the first frames do not wait for the
+    code generation (a few milliseconds in a fresh process).
+    """
+    _frame_fn()
+    for cls in decode:
+        structure_fn(cls)
+    for cls in encode:
+        _UNSTRUCTURE_FNS.setdefault(cls, _NS[_unstruct_name(cls)])
 
 
 def _fresh(data: Any) -> Any:
@@ -718,6 +751,8 @@ def structure(data: Any, tp: Any) -> Any:
 
     ``data`` is left as it was (the decoders work on a copy).
     """
+    if not _FRAME_UNION:
+        _ensure_registered()
     data = _fresh(data)
     if isinstance(tp, type) and attrs.has(tp):
         return structure_fn(tp)(data)
@@ -729,6 +764,8 @@ def unstructure(obj: Any) -> Any:
     cls = obj.__class__
     fn = _UNSTRUCTURE_FNS.get(cls)
     if fn is None:
+        if not _FRAME_UNION:
+            _ensure_registered()
         if not attrs.has(cls):
             return _unstructure_any(obj)
         if _is_unknown(cls):
@@ -751,8 +788,15 @@ def set_frame_union(union: Any) -> None:
     _frame_dispatch.clear()
 
 
+def _ensure_registered() -> None:
+    """Register the wire model (``claude_sdk.wire`` does it on import) if nobody has yet."""
+    if not _FRAME_UNION:
+        importlib.import_module("claude_sdk.wire")
+
+
 def _frame_fn() -> Callable[[dict[str, Any]], Any]:
     if not _frame_dispatch:
+        _ensure_registered()
         union = _FRAME_UNION[0]
         entry = _union_entry(union)
         assert entry is not None, "the frame union is not registered"
@@ -778,17 +822,30 @@ def decode_obj(data: Any) -> Any:
 
 def decode_frame(line: bytes | bytearray | memoryview | str) -> Any:
     """Decode one NDJSON line to a typed frame (see the module docstring)."""
-    data = loads(line)
+    try:
+        data = _orjson_loads(line)
+    except orjson.JSONDecodeError:
+        data = loads(line)  # the stdlib fallback, or MessageDecodeError
     if data.__class__ is not dict:
         raw = line.encode("utf-8", "surrogatepass") if isinstance(line, str) else bytes(line)
         raise MessageDecodeError(
             line=raw, reason=f"a frame must be a JSON object, not {type(data).__name__}"
         )
     frame = (_frame_dispatch[0] if _frame_dispatch else _frame_fn())(data)
-    if _is_unknown(frame.__class__) and frame.error is not None:
+    cls = frame.__class__
+    if cls in _KNOWN_CLASSES:
+        return frame
+    if _is_unknown(cls) and frame.error is not None:
         # A known kind that did not fit: keep the frame exactly as it came.
-        return frame.__class__(raw=loads(line), error=frame.error)
+        return cls(raw=loads(line), error=frame.error)
+    if not _is_unknown(cls):
+        _KNOWN_CLASSES.add(cls)
     return frame
+
+
+_orjson_loads = orjson.loads
+#: Frame classes seen that are not ``Unknown*`` (the fast path of `decode_frame`).
+_KNOWN_CLASSES: set[type] = set()
 
 
 def decode_as(data: Any, tp: Any) -> Any:

@@ -213,7 +213,8 @@ class ByteStreamConnection(Connection):
         self._stdin = stdin
         self._stdout = stdout
         self._splitter = LineSplitter(max_line_bytes)
-        self._write_lock = anyio.Lock()
+        # fast_acquire: an uncontended write takes the lock without a trip through the loop.
+        self._write_lock = anyio.Lock(fast_acquire=True)
         self._eof_sent = stdin is None
         self._stdout_done = False
         self._stderr = stderr if stderr is not None else StderrTail()
