@@ -551,13 +551,16 @@ def _build_unstructure(cls: type) -> Callable[[Any], dict[str, Any]]:
     prepare_class(cls)
     spec = _spec(cls)
     ftypes = _field_types(cls)
+    tags = _class_tags(cls)
     lines = [
         "def unstructure(o):",
         "    od = o.__dict__",
+        "    if not od:",  # nothing held: only the tags (HookOutput(), PermissionAllow())
+        f"        return {tags!r}",
         "    e = o.extra",
         "    d = dict(e) if e else {}",
     ]
-    lines += [f"    d[{key!r}] = {value!r}" for key, value in _class_tags(cls).items()]
+    lines += [f"    d[{key!r}] = {value!r}" for key, value in tags.items()]
     for a in attrs.fields(cls):
         if a.name in ("extra", "raw"):
             continue
