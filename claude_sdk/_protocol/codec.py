@@ -787,8 +787,10 @@ _frame_dispatch: list[Callable[[Any], Any]] = []
 
 def set_frame_union(union: Any) -> None:
     """Declare the top-level frame union (done once, by ``schema.register_all``)."""
+    global _frame_fns
     _FRAME_UNION[:] = [union]
     _frame_dispatch.clear()
+    _frame_fns = {}
 
 
 def _ensure_registered() -> None:
@@ -804,6 +806,8 @@ def _frame_fn() -> Callable[[dict[str, Any]], Any]:
         entry = _union_entry(union)
         assert entry is not None, "the frame union is not registered"
         _frame_dispatch.append(_NS[_union_fn_name(union, entry)])
+        global _frame_fns
+        _frame_fns = entry.fns
     return _frame_dispatch[0]
 
 
@@ -829,24 +833,41 @@ def decode_frame(line: bytes | bytearray | memoryview | str) -> Any:
         data = _orjson_loads(line)
     except orjson.JSONDecodeError:
         data = loads(line)  # the stdlib fallback, or MessageDecodeError
+    # The hot path: an object of a known type that fits its class. The decoders change
+    # nothing before every value has been converted, so any failure can start over below.
+    try:
+        frame = _frame_fns[data["type"]](data)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+        pass
+    else:
+        if frame.__class__ in _KNOWN_CLASSES:
+            return frame
+        return _checked(frame, line)
     if data.__class__ is not dict:
         raw = line.encode("utf-8", "surrogatepass") if isinstance(line, str) else bytes(line)
         raise MessageDecodeError(
             line=raw, reason=f"a frame must be a JSON object, not {type(data).__name__}"
         )
     frame = (_frame_dispatch[0] if _frame_dispatch else _frame_fn())(data)
-    cls = frame.__class__
-    if cls in _KNOWN_CLASSES:
+    if frame.__class__ in _KNOWN_CLASSES:
         return frame
-    if _is_unknown(cls) and frame.error is not None:
-        # A known kind that did not fit: keep the frame exactly as it came.
-        return cls(raw=loads(line), error=frame.error)
-    if not _is_unknown(cls):
+    return _checked(frame, line)
+
+
+def _checked(frame: Any, line: bytes | bytearray | memoryview | str) -> Any:
+    cls = frame.__class__
+    if _is_unknown(cls):
+        if frame.error is not None:
+            # A known kind that did not fit: keep the frame exactly as it came.
+            return cls(raw=loads(line), error=frame.error)
+    else:
         _KNOWN_CLASSES.add(cls)
     return frame
 
 
 _orjson_loads = orjson.loads
+#: The frame union's functions by ``type`` (filled when the frame union is first used).
+_frame_fns: dict[str, Callable[[dict[str, Any]], Any]] = {}
 #: Frame classes seen that are not ``Unknown*`` (the fast path of `decode_frame`).
 _KNOWN_CLASSES: set[type] = set()
 
