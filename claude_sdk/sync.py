@@ -26,18 +26,16 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING, Any
 
-from .control import InterruptResponse
-from .messages import Message
-from .options import Options
-from .query import Prompt, Reply
-from .query import ask as _ask
-from .query import query as _query
-from .session import MessageStream, Session
-from .session import open_session as _open_session
-from .transports.base import Transport
-
 if TYPE_CHECKING:
+    # At run time these are imported by the first call: `claude_sdk.sync` itself is cheap.
     from anyio.from_thread import BlockingPortal
+
+    from .control import InterruptResponse
+    from .messages import Message
+    from .options import Options
+    from .query import Prompt, Reply
+    from .session import MessageStream, Session
+    from .transports.base import Transport
 
 
 def start_blocking_portal(backend: str) -> AbstractContextManager[BlockingPortal]:
@@ -58,6 +56,8 @@ def ask(
     backend: str = "asyncio",
 ) -> Reply:
     """`claude_sdk.ask`, blocking: run one prompt and return the collected turn."""
+    from .query import ask as _ask
+
     with start_blocking_portal(backend) as portal:
         return portal.call(functools.partial(_ask, prompt, options=options, transport=transport))
 
@@ -86,6 +86,8 @@ def query(
     backend: str = "asyncio",
 ) -> Iterator[Iterator[Message]]:
     """`claude_sdk.query`, blocking: iterate one turn's messages."""
+    from .query import query as _query
+
     with (
         start_blocking_portal(backend) as portal,
         portal.wrap_async_context_manager(
@@ -157,6 +159,8 @@ def open_session(
     backend: str = "asyncio",
 ) -> Iterator[SyncSession]:
     """`claude_sdk.open_session`, blocking: a session for the duration of the block."""
+    from .session import open_session as _open_session
+
     with (
         start_blocking_portal(backend) as portal,
         portal.wrap_async_context_manager(_open_session(options, transport=transport)) as session,

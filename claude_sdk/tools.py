@@ -36,7 +36,8 @@ and never raises for a failure of the tool:
   JSON-RPC error.
 
 Importing this module does not import ``mcp`` (about 330 ms): only
-``SdkMcpServer.to_mcp_server`` does, when a session starts the server.
+``SdkMcpServer.to_mcp_server`` does, when a session starts the server. The message models,
+cattrs and AnyIO's worker threads are likewise imported by the first call that needs them.
 """
 
 from __future__ import annotations
@@ -52,15 +53,15 @@ import typing
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, overload
 
-import anyio.to_thread
 import attrs
-import cattrs
 import typing_extensions
 
 from ._schema import _MAPPINGS, _SEQUENCES, _SETS, _TD_WRAPPERS, json_schema
-from .messages import ImageBlock, TextBlock
 
 if TYPE_CHECKING:
+    # Imported where a call needs them: defining tools loads neither the event loop's
+    # threads, nor cattrs, nor the message models.
+    import cattrs
     from mcp.server import Server
 
 __all__ = [
@@ -384,6 +385,8 @@ async def _invoke(
     """Call the handler: in the event loop when async, else in a worker thread."""
     if is_async:
         return await handler(*positional, **keywords)
+    import anyio.to_thread
+
     value = await anyio.to_thread.run_sync(functools.partial(handler, *positional, **keywords))
     if inspect.isawaitable(value):  # a sync callable that returned an awaitable
         value = await value
@@ -557,6 +560,8 @@ def _checked(value: Any, tp: Any, path: str, problems: list[str]) -> Any:
     try:
         return _converter().structure(value, tp)
     except Exception as exc:  # the converter's own view of a misfit
+        import cattrs
+
         problems.extend(cattrs.transform_error(exc, path=path))
         return value
 
@@ -859,6 +864,8 @@ def _full_result(result: ToolResult) -> dict[str, Any]:
 
 
 def _is_content(value: Any) -> bool:
+    from .messages import ImageBlock, TextBlock
+
     if isinstance(value, (TextBlock, ImageBlock)):
         return True
     return callable(getattr(value, "model_dump", None))  # an mcp content object
@@ -868,6 +875,8 @@ def _content(item: Any) -> dict[str, Any]:
     """One MCP content dict."""
     if isinstance(item, str):
         return _text(item)
+    from .messages import ImageBlock, TextBlock
+
     if isinstance(item, TextBlock):
         return _text(item.text)
     if isinstance(item, ImageBlock):

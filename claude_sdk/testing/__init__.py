@@ -6,45 +6,95 @@ example.
 
 `FakeMessagesAPI` is the other seam: a scripted Anthropic Messages API on 127.0.0.1 that the
 real CLI talks to over HTTP (see `claude_sdk.testing.fake_api`).
+
+Each name is imported from its module on first access (PEP 562 ``__getattr__``), so the
+pytest plugin, which every pytest run in an environment with ``claude_sdk`` loads, costs
+next to nothing until a test uses a fixture; type checkers read the re-exports under
+``if TYPE_CHECKING:``.
 """
 
-from .cassette import Cassette as Cassette
-from .cassette import CassetteEntry as CassetteEntry
-from .cassette import CassetteError as CassetteError
-from .cassette import CassetteExhaustedError as CassetteExhaustedError
-from .cassette import CassetteFormatError as CassetteFormatError
-from .cassette import CassetteMismatchError as CassetteMismatchError
-from .cassette import DriftFinding as DriftFinding
-from .cassette import Recording as Recording
-from .cassette import RecordingTransport as RecordingTransport
-from .cassette import ReplayTransport as ReplayTransport
-from .cassette import Scrubber as Scrubber
-from .cassette import check_drift as check_drift
-from .fake_api import FakeMessagesAPI as FakeMessagesAPI
-from .fake_api import RecordedRequest as RecordedRequest
-from .fake_api import RecordedToolResult as RecordedToolResult
-from .fake_api import ReplyRule as ReplyRule
-from .fake_api import RequestKind as RequestKind
-from .fake_api import ScriptedBlock as ScriptedBlock
-from .fake_api import ScriptedText as ScriptedText
-from .fake_api import ScriptedThinking as ScriptedThinking
-from .fake_api import ScriptedToolUse as ScriptedToolUse
-from .fake_api import ToolUsePair as ToolUsePair
-from .fake_cli import NO_ANSWER as NO_ANSWER
-from .fake_cli import AnswerTimeoutError as AnswerTimeoutError
-from .fake_cli import ErrorReply as ErrorReply
-from .fake_cli import FakeCLI as FakeCLI
-from .fake_cli import FakeCLIError as FakeCLIError
-from .fake_cli import InvalidAnswerError as InvalidAnswerError
-from .fake_cli import PermissionReply as PermissionReply
-from .fake_cli import Received as Received
-from .fake_cli import RequestCancelledError as RequestCancelledError
-from .fake_cli import RequestHandler as RequestHandler
-from .fake_cli import Script as Script
-from .fake_cli import ScriptedCLI as ScriptedCLI
-from .fake_cli import StdinClosedError as StdinClosedError
-from .fake_cli import ToolCall as ToolCall
-from .fake_cli import ToolSpec as ToolSpec
+import sys
+
+TYPE_CHECKING = False  # as in `claude_sdk/__init__.py`: no `typing` import for this
+if TYPE_CHECKING:
+    from .cassette import Cassette as Cassette
+    from .cassette import CassetteEntry as CassetteEntry
+    from .cassette import CassetteError as CassetteError
+    from .cassette import CassetteExhaustedError as CassetteExhaustedError
+    from .cassette import CassetteFormatError as CassetteFormatError
+    from .cassette import CassetteMismatchError as CassetteMismatchError
+    from .cassette import DriftFinding as DriftFinding
+    from .cassette import Recording as Recording
+    from .cassette import RecordingTransport as RecordingTransport
+    from .cassette import ReplayTransport as ReplayTransport
+    from .cassette import Scrubber as Scrubber
+    from .cassette import check_drift as check_drift
+    from .fake_api import FakeMessagesAPI as FakeMessagesAPI
+    from .fake_api import RecordedRequest as RecordedRequest
+    from .fake_api import RecordedToolResult as RecordedToolResult
+    from .fake_api import ReplyRule as ReplyRule
+    from .fake_api import RequestKind as RequestKind
+    from .fake_api import ScriptedBlock as ScriptedBlock
+    from .fake_api import ScriptedText as ScriptedText
+    from .fake_api import ScriptedThinking as ScriptedThinking
+    from .fake_api import ScriptedToolUse as ScriptedToolUse
+    from .fake_api import ToolUsePair as ToolUsePair
+    from .fake_cli import NO_ANSWER as NO_ANSWER
+    from .fake_cli import AnswerTimeoutError as AnswerTimeoutError
+    from .fake_cli import ErrorReply as ErrorReply
+    from .fake_cli import FakeCLI as FakeCLI
+    from .fake_cli import FakeCLIError as FakeCLIError
+    from .fake_cli import InvalidAnswerError as InvalidAnswerError
+    from .fake_cli import PermissionReply as PermissionReply
+    from .fake_cli import Received as Received
+    from .fake_cli import RequestCancelledError as RequestCancelledError
+    from .fake_cli import RequestHandler as RequestHandler
+    from .fake_cli import Script as Script
+    from .fake_cli import ScriptedCLI as ScriptedCLI
+    from .fake_cli import StdinClosedError as StdinClosedError
+    from .fake_cli import ToolCall as ToolCall
+    from .fake_cli import ToolSpec as ToolSpec
+
+#: Public name -> the submodule that defines it.
+_LAZY: dict[str, str] = {
+    "Cassette": "cassette",
+    "CassetteEntry": "cassette",
+    "CassetteError": "cassette",
+    "CassetteExhaustedError": "cassette",
+    "CassetteFormatError": "cassette",
+    "CassetteMismatchError": "cassette",
+    "DriftFinding": "cassette",
+    "Recording": "cassette",
+    "RecordingTransport": "cassette",
+    "ReplayTransport": "cassette",
+    "Scrubber": "cassette",
+    "check_drift": "cassette",
+    "FakeMessagesAPI": "fake_api",
+    "RecordedRequest": "fake_api",
+    "RecordedToolResult": "fake_api",
+    "ReplyRule": "fake_api",
+    "RequestKind": "fake_api",
+    "ScriptedBlock": "fake_api",
+    "ScriptedText": "fake_api",
+    "ScriptedThinking": "fake_api",
+    "ScriptedToolUse": "fake_api",
+    "ToolUsePair": "fake_api",
+    "NO_ANSWER": "fake_cli",
+    "AnswerTimeoutError": "fake_cli",
+    "ErrorReply": "fake_cli",
+    "FakeCLI": "fake_cli",
+    "FakeCLIError": "fake_cli",
+    "InvalidAnswerError": "fake_cli",
+    "PermissionReply": "fake_cli",
+    "Received": "fake_cli",
+    "RequestCancelledError": "fake_cli",
+    "RequestHandler": "fake_cli",
+    "Script": "fake_cli",
+    "ScriptedCLI": "fake_cli",
+    "StdinClosedError": "fake_cli",
+    "ToolCall": "fake_cli",
+    "ToolSpec": "fake_cli",
+}
 
 __all__ = [
     "FakeCLI",
@@ -87,3 +137,22 @@ __all__ = [
     "check_drift",
     "DriftFinding",
 ]
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
+
+if not TYPE_CHECKING:  # hidden from type checkers: a typo must stay an error, not `Any`
+
+    def __getattr__(name: str) -> object:
+        """Import the submodule that defines ``name`` and keep the value (PEP 562)."""
+        module = _LAZY.get(name)
+        if module is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        # `__import__`, not `importlib.import_module`: only the former is seen by
+        # `python -X importtime` (see `claude_sdk/__init__.py`).
+        __import__(f"{__name__}.{module}")
+        value = getattr(sys.modules[f"{__name__}.{module}"], name)
+        globals()[name] = value
+        return value

@@ -50,24 +50,19 @@ import re
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import pytest
 
-from ..errors import CLINotFoundError
-from ..options import Options
-from ..transports.base import Connection, Transport
-from .cassette import (
-    DEFAULT_TIMEOUT,
-    Cassette,
-    RecordingTransport,
-    ReplayMode,
-    ReplayTransport,
-    ScrubSpec,
-)
-from .fake_api import FakeMessagesAPI
-from .fake_cli import FakeCLI, Script, ScriptedCLI
+if TYPE_CHECKING:
+    # Every pytest run of an environment with claude_sdk loads this plugin: the SDK itself
+    # is imported by the fixtures that use it, not at collection.
+    from ..options import Options
+    from ..transports.base import Transport
+    from .cassette import Cassette, RecordingTransport, ReplayMode, ReplayTransport, ScrubSpec
+    from .fake_api import FakeMessagesAPI
+    from .fake_cli import FakeCLI, Script, ScriptedCLI
 
 __all__ = [
     "CassetteFixture",
@@ -151,6 +146,7 @@ def _find_cli(config: pytest.Config) -> str | None:
             if found is not None and not os.access(found, os.X_OK):
                 found = None
         if found is None:
+            from ..errors import CLINotFoundError
             from ..transports.discovery import find_cli
 
             try:
@@ -211,6 +207,8 @@ class FakeCLIFactory:
         """
         if script is not None and replies:
             raise TypeError("pass a script or replies, not both")
+        from .fake_cli import FakeCLI
+
         fake = FakeCLI(script if script is not None else _replies_script(replies), **kwargs)
         self.created.append(fake)
         return fake
@@ -225,6 +223,8 @@ def fake_cli() -> FakeCLIFactory:
 @pytest.fixture
 async def fake_messages_api(anyio_backend: object) -> AsyncIterator[FakeMessagesAPI]:
     """A `FakeMessagesAPI` serving on 127.0.0.1 for the duration of the test."""
+    from .fake_api import FakeMessagesAPI
+
     async with FakeMessagesAPI() as api:
         yield api
 
@@ -262,6 +262,8 @@ class OfflineCLI:
     def options(self, **kwargs: Any) -> Options:
         """`Options` for this CLI (``cli_path``, ``cwd`` and ``env`` set; ``env`` entries
         you pass are added, the other arguments are passed on)."""
+        from ..options import Options
+
         env = {**self.env(), **kwargs.pop("env", {})}
         kwargs.setdefault("cwd", str(self.cwd))
         return Options(cli_path=self.cli_path, env=env, **kwargs)
@@ -283,20 +285,26 @@ def claude_offline(
 # Cassettes
 
 
-class _PinnedCLI(Transport):
-    """Runs ``inner`` with a given CLI when the options do not name one."""
+def _pinned_cli(inner: Transport, cli: str) -> Transport:
+    """``inner``, running ``cli`` when the options do not name a CLI."""
+    from ..transports.base import Connection, Transport
 
-    def __init__(self, inner: Transport, cli: str) -> None:
-        self.inner = inner
-        self.cli = cli
+    class _PinnedCLI(Transport):  # defined here: `Transport` is imported on first use
+        def connect(self, spec: Any) -> AbstractAsyncContextManager[Connection]:
+            if spec.cli_path is None:
+                spec = attrs.evolve(spec.with_cli(cli), cli_path=cli)
+            return inner.connect(spec)
 
-    def connect(self, spec: Any) -> AbstractAsyncContextManager[Connection]:
-        if spec.cli_path is None:
-            spec = attrs.evolve(spec.with_cli(self.cli), cli_path=self.cli)
-        return self.inner.connect(spec)
+        def describe(self) -> str:
+            return inner.describe()
 
-    def describe(self) -> str:
-        return self.inner.describe()
+    return _PinnedCLI()
+
+
+def _default_timeout() -> float | None:
+    from .cassette import DEFAULT_TIMEOUT
+
+    return DEFAULT_TIMEOUT
 
 
 @attrs.define(eq=False)
@@ -315,7 +323,7 @@ class CassetteFixture:
     path: Path
     recording: bool
     mode: ReplayMode = "strict"
-    timeout: float | None = DEFAULT_TIMEOUT
+    timeout: float | None = attrs.field(factory=_default_timeout)  # cassette.DEFAULT_TIMEOUT
     scrub: ScrubSpec = None
     cli_path: str | None = None
     _transport: RecordingTransport | ReplayTransport | None = None
@@ -328,14 +336,18 @@ class CassetteFixture:
         """
         if self._transport is None:
             if self.recording:
+                from .cassette import RecordingTransport
+
                 if inner is None:
                     from ..transports.subprocess import SubprocessTransport
 
                     inner = SubprocessTransport()
                 if self.cli_path is not None:
-                    inner = _PinnedCLI(inner, self.cli_path)
+                    inner = _pinned_cli(inner, self.cli_path)
                 self._transport = RecordingTransport(inner, self.path, scrub=self.scrub)
             else:
+                from .cassette import ReplayTransport
+
                 self._transport = ReplayTransport(
                     self.path, mode=self.mode, timeout=self.timeout, scrub=self.scrub
                 )
@@ -343,6 +355,8 @@ class CassetteFixture:
 
     def load(self) -> Cassette:
         """The cassette file, parsed."""
+        from .cassette import Cassette
+
         return Cassette.load(self.path)
 
 
@@ -400,7 +414,7 @@ def cassette(request: pytest.FixtureRequest) -> CassetteFixture:
         path=path,
         recording=recording,
         mode=mode,
-        timeout=options.get("timeout", DEFAULT_TIMEOUT),
+        timeout=options.get("timeout", _default_timeout()),
         scrub=options.get("scrub"),
         cli_path=_find_cli(config) if recording else None,
     )

@@ -3,19 +3,42 @@
 `SubprocessTransport` (the default) runs the CLI locally; `MemoryTransport` runs a Python peer
 in its place; `Transport` and `Connection` are the contract for your own (see
 `claude_sdk.transports.base`).
+
+Each name is imported from its module on first access (PEP 562 ``__getattr__``), so the
+session, which needs only ``claude_sdk.transports.base``, does not load SSH and container
+support; type checkers read the re-exports under ``if TYPE_CHECKING:``.
 """
 
-from .base import ByteStreamConnection as ByteStreamConnection
-from .base import Connection as Connection
-from .base import StderrTail as StderrTail
-from .base import Transport as Transport
-from .container import ContainerTransport as ContainerTransport
-from .discovery import find_cli as find_cli
-from .discovery import find_cli_async as find_cli_async
-from .memory import MemoryPeer as MemoryPeer
-from .memory import MemoryTransport as MemoryTransport
-from .ssh import SSHTransport as SSHTransport
-from .subprocess import SubprocessTransport as SubprocessTransport
+import sys
+
+TYPE_CHECKING = False  # as in `claude_sdk/__init__.py`: no `typing` import for this
+if TYPE_CHECKING:
+    from .base import ByteStreamConnection as ByteStreamConnection
+    from .base import Connection as Connection
+    from .base import StderrTail as StderrTail
+    from .base import Transport as Transport
+    from .container import ContainerTransport as ContainerTransport
+    from .discovery import find_cli as find_cli
+    from .discovery import find_cli_async as find_cli_async
+    from .memory import MemoryPeer as MemoryPeer
+    from .memory import MemoryTransport as MemoryTransport
+    from .ssh import SSHTransport as SSHTransport
+    from .subprocess import SubprocessTransport as SubprocessTransport
+
+#: Public name -> the submodule that defines it.
+_LAZY: dict[str, str] = {
+    "ByteStreamConnection": "base",
+    "Connection": "base",
+    "StderrTail": "base",
+    "Transport": "base",
+    "ContainerTransport": "container",
+    "find_cli": "discovery",
+    "find_cli_async": "discovery",
+    "MemoryPeer": "memory",
+    "MemoryTransport": "memory",
+    "SSHTransport": "ssh",
+    "SubprocessTransport": "subprocess",
+}
 
 __all__ = [
     "Transport",
@@ -30,3 +53,22 @@ __all__ = [
     "SSHTransport",
     "ContainerTransport",
 ]
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
+
+if not TYPE_CHECKING:  # hidden from type checkers: a typo must stay an error, not `Any`
+
+    def __getattr__(name: str) -> object:
+        """Import the submodule that defines ``name`` and keep the value (PEP 562)."""
+        module = _LAZY.get(name)
+        if module is None:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        # `__import__`, not `importlib.import_module`: only the former is seen by
+        # `python -X importtime` (see `claude_sdk/__init__.py`).
+        __import__(f"{__name__}.{module}")
+        value = getattr(sys.modules[f"{__name__}.{module}"], name)
+        globals()[name] = value
+        return value
