@@ -2,13 +2,15 @@
 
 stdin EOF -> ``grace`` (stdout drained meanwhile, so a CLI blocked on a full pipe can finish)
 -> terminate -> `TERM_GRACE` -> kill -> reap. It never raises: a teardown must finish.
+stdout is ``process.stdout`` unless the transport reads it its own way (``drain_stdout``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
 
 import anyio
 import anyio.abc
@@ -37,12 +39,19 @@ async def teardown_process(
     kill: Callable[[], None],
     grace: float,
     what: str,
+    drain_stdout: Callable[[], Coroutine[Any, Any, None]] | None = None,
 ) -> None:
-    """End ``process`` (``what`` names it in the log); see the module docstring."""
+    """End ``process`` (``what`` names it in the log); see the module docstring.
+
+    ``drain_stdout`` reads and drops stdout until its end (default: `discard_stdout`).
+    """
     try:
         await send_eof()
         async with anyio.create_task_group() as tg:
-            tg.start_soon(discard_stdout, process)
+            if drain_stdout is None:
+                tg.start_soon(discard_stdout, process)
+            else:
+                tg.start_soon(drain_stdout)
             with anyio.move_on_after(grace):
                 await process.wait()
             tg.cancel_scope.cancel()

@@ -1,10 +1,16 @@
 """`SubprocessTransport`: the CLI as a local child process.
 
-The CLI runs under a small supervisor (`claude_sdk.transports._supervisor`) in its own
-process group, so that it dies with the SDK even when the SDK is killed. stderr is always
-drained into a bounded tail (and an optional per-line callback). Leaving ``connect`` closes
-stdin, waits ``shutdown_grace`` for the CLI to exit, then SIGTERMs the process group, waits
-two seconds more and SIGKILLs it: shielded from cancellation, and bounded in time.
+The CLI is spawned directly, leading a process group of its own; next to it runs a watchdog
+(`claude_sdk.transports._watchdog`, a POSIX ``sh`` started without waiting for it) that ends
+that group if this process dies, even by SIGKILL. stdin and stdout are pipes this module
+creates and drives itself (`claude_sdk.transports._fdio`): a line goes out in one system
+call, without a trip through the event loop. stderr is always drained into a bounded tail
+(and an optional per-line callback).
+
+Leaving ``connect`` closes stdin, waits ``shutdown_grace`` for the CLI to exit, then SIGTERMs
+the process group, waits `TERM_GRACE` more and SIGKILLs it; once the CLI is gone, whatever
+it left in its group gets SIGTERM, and the watchdog is stood down and reaped. All of it
+shielded from cancellation, and bounded in time.
 """
 
 from __future__ import annotations
@@ -15,7 +21,6 @@ import logging
 import os
 import signal
 import subprocess
-import sys
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -25,15 +30,16 @@ import anyio.abc
 
 from .._protocol.launch import LaunchSpec
 from ..errors import CLINotFoundError, ProcessError
+from ._fdio import FdLineConnection
 from ._teardown import TERM_GRACE, teardown_process
-from .base import ByteStreamConnection, Connection, StderrTail, Transport
+from ._watchdog import Watchdog
+from .base import Connection, StderrTail, Transport
 from .discovery import find_cli_async
 
 __all__ = ["SubprocessConnection", "SubprocessTransport"]
 
 logger = logging.getLogger("claude_sdk")
 
-SUPERVISOR = str(Path(__file__).with_name("_supervisor.py"))
 #: Seconds to wait for the reaped process's stderr to reach EOF.
 STDERR_DRAIN = 0.5
 
@@ -50,27 +56,26 @@ def child_environment(spec: LaunchSpec, base: Mapping[str, str] | None = None) -
     return env
 
 
-class SubprocessConnection(ByteStreamConnection):
-    """A `Connection` to a local CLI process."""
+class SubprocessConnection(FdLineConnection):
+    """A `Connection` to a local CLI process (its stdin and stdout are ours to close)."""
 
     def __init__(
         self,
         process: anyio.abc.Process,
+        stdin_fd: int,
+        stdout_fd: int,
         spec: LaunchSpec,
         stderr: StderrTail,
         cli_path: str,
     ) -> None:
-        assert process.stdout is not None
-        super().__init__(
-            process.stdin, process.stdout, max_line_bytes=spec.max_line_bytes, stderr=stderr
-        )
+        super().__init__(stdin_fd, stdout_fd, max_line_bytes=spec.max_line_bytes, stderr=stderr)
         self.process = process
         self._cli_path = cli_path
         self.stderr_done = anyio.Event()
 
     @property
     def pid(self) -> int | None:
-        """The pid of the supervisor, which is also the CLI's process group id."""
+        """The CLI's pid, which is also its process group id."""
         return self.process.pid
 
     @property
@@ -89,20 +94,30 @@ class SubprocessConnection(ByteStreamConnection):
         return code
 
     def signal_group(self, sig: int) -> None:
-        """Send ``sig`` to the CLI's process group (ignored when it is gone)."""
+        """Send ``sig`` to the CLI's process group while the CLI runs (not once reaped:
+        its pid could name another group by then)."""
         if self.process.returncode is not None:
             return
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.process.pid, sig)
+
+    def end_leftovers(self) -> None:
+        """SIGTERM what the exited CLI left in its group (right after the reap: the group
+        id cannot be reused while a member lives, and a pid takes a while to come round)."""
+        if self.process.returncode is None:
+            return
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.process.pid, signal.SIGTERM)
 
 
 class SubprocessTransport(Transport):
     """Runs the CLI locally (``argv[0]`` of the launch spec must be a resolved path).
 
     Args:
-        supervise: run the CLI under the supervisor (on by default on POSIX). Without it the
-            CLI is still in its own process group and torn down the same way, but it can
-            outlive a Python process that is killed outright.
+        supervise: start a watchdog next to the CLI (on by default on POSIX), which ends the
+            CLI's process group if this process dies. Without it the CLI is still in its own
+            process group and torn down the same way, but it can outlive a Python process
+            that is killed outright.
     """
 
     def __init__(self, *, supervise: bool | None = None) -> None:
@@ -118,55 +133,70 @@ class SubprocessTransport(Transport):
         cli = spec.argv[0]
         _check_launchable(spec)
         env = child_environment(spec)
-        lifeline_read, lifeline_write = os.pipe() if self.supervise else (-1, -1)
-        if self.supervise:
-            command = [
-                sys.executable,
-                "-I",
-                "-S",
-                SUPERVISOR,
-                str(lifeline_read),
-                str(TERM_GRACE),
-                *spec.argv,
-            ]
-            pass_fds: tuple[int, ...] = (lifeline_read,)
-        else:
-            command = list(spec.argv)
-            pass_fds = ()
+        watchdog = Watchdog() if self.supervise else None
         try:
-            process = await anyio.open_process(
-                command,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                cwd=spec.cwd,
-                env=env,
-                start_new_session=True,
-                pass_fds=pass_fds,
-                user=spec.user,
-            )
-        except OSError as exc:
-            if self.supervise:
-                os.close(lifeline_read)
-                os.close(lifeline_write)
-            raise _spawn_error(exc, cli) from exc
-        if self.supervise:
-            os.close(lifeline_read)  # the child holds it; ours closes when we die
+            process, stdin_fd, stdout_fd = await _spawn(spec, env)
+        except BaseException:
+            if watchdog is not None:
+                with anyio.CancelScope(shield=True):
+                    await watchdog.stand_down()
+            raise
         stderr = StderrTail(callback=spec.stderr)
-        conn = SubprocessConnection(process, spec, stderr, cli)
+        conn = SubprocessConnection(process, stdin_fd, stdout_fd, spec, stderr, cli)
         try:
             async with anyio.create_task_group() as tg:
                 tg.start_soon(_drain_stderr, process, stderr, conn.stderr_done)
+                tg.start_soon(_end_leftovers_on_exit, conn)
+                if watchdog is not None:
+                    tg.start_soon(watchdog.run, process.pid, TERM_GRACE)
                 try:
                     yield conn
                 finally:
                     with anyio.CancelScope(shield=True):
-                        await _teardown(conn, spec.shutdown_grace)
+                        try:
+                            await _teardown(conn, spec.shutdown_grace)
+                        finally:
+                            if watchdog is not None:
+                                await watchdog.stand_down()
                     tg.cancel_scope.cancel()
         finally:
-            if self.supervise:
-                with contextlib.suppress(OSError):
-                    os.close(lifeline_write)
+            conn.close()
+
+
+async def _spawn(spec: LaunchSpec, env: dict[str, str]) -> tuple[anyio.abc.Process, int, int]:
+    """Start the CLI on two fresh pipes; the parent's ends (non-blocking) come back with it."""
+    cli = spec.argv[0]
+    stdin_r, stdin_w = os.pipe()  # close-on-exec, as every descriptor os.pipe makes
+    try:
+        stdout_r, stdout_w = os.pipe()
+    except OSError as exc:
+        os.close(stdin_r)
+        os.close(stdin_w)
+        raise _spawn_error(exc, cli) from exc
+    try:
+        os.set_blocking(stdin_w, False)
+        os.set_blocking(stdout_r, False)
+        process = await anyio.open_process(
+            spec.argv,
+            stdin=stdin_r,
+            stdout=stdout_w,
+            stderr=subprocess.PIPE,
+            cwd=spec.cwd,
+            env=env,
+            start_new_session=True,
+            user=spec.user,
+        )
+    except BaseException as exc:
+        os.close(stdin_w)
+        os.close(stdout_r)
+        if isinstance(exc, OSError):
+            raise _spawn_error(exc, cli) from exc
+        raise
+    finally:
+        # The child has its copies; ours would keep stdout from ever reaching EOF.
+        os.close(stdin_r)
+        os.close(stdout_w)
+    return process, stdin_w, stdout_r
 
 
 async def _drain_stderr(process: anyio.abc.Process, stderr: StderrTail, done: anyio.Event) -> None:
@@ -181,16 +211,32 @@ async def _drain_stderr(process: anyio.abc.Process, stderr: StderrTail, done: an
         done.set()
 
 
+async def _end_leftovers_on_exit(conn: SubprocessConnection) -> None:
+    """As soon as the CLI exits, SIGTERM what it left in its group: a leftover holding
+    stdout open would otherwise keep its end from arriving."""
+    await conn.process.wait()
+    conn.end_leftovers()
+
+
 async def _teardown(conn: SubprocessConnection, grace: float) -> None:
-    """stdin EOF -> ``grace`` -> SIGTERM -> 2 s -> SIGKILL to the group; bounded."""
+    """stdin EOF -> ``grace`` -> SIGTERM -> `TERM_GRACE` -> SIGKILL to the group; bounded.
+    Then SIGTERM to what the CLI left behind in its group (again, if it exited before)."""
+
+    async def close_stdin() -> None:
+        with anyio.move_on_after(grace):  # finish a line cut short by a cancelled send
+            await conn.send_eof()
+        conn.close_stdin()
+
     await teardown_process(
         conn.process,
-        send_eof=conn.send_eof,
+        send_eof=close_stdin,
+        drain_stdout=conn.discard_stdout,
         terminate=lambda: conn.signal_group(signal.SIGTERM),
         kill=lambda: conn.signal_group(signal.SIGKILL),
         grace=grace,
         what=f"the CLI (pid {conn.process.pid})",
     )
+    conn.end_leftovers()
 
 
 def _check_launchable(spec: LaunchSpec) -> None:

@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
 import textwrap
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import anyio
+import anyio.abc
+import anyio.lowlevel
 import pytest
 
 import claude_sdk as cs
+from claude_sdk.transports import _watchdog
+from claude_sdk.transports._fdio import FdLineConnection
 from claude_sdk.transports.subprocess import SubprocessTransport
 
-from ..support.procs import alive, wait_dead
+from ..support.procs import alive, descendants, wait_dead
 
 FAKE = Path(__file__).resolve().parent.parent / "support" / "fake_claude.py"
 MB = 1024 * 1024
@@ -155,6 +161,120 @@ async def test_the_cli_ends_with_the_sdk_process_even_when_it_is_killed(tmp_path
     assert await wait_dead(pids, timeout=10) == []
 
 
+def watchdogs() -> list[int]:
+    """The watchdogs among this process's live descendants."""
+    found = []
+    for pid in descendants():
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"claude-sdk-watchdog" in cmdline:
+            found.append(pid)
+    return found
+
+
+def gone(pid: int) -> bool:
+    """True once ``pid`` has exited *and* been reaped (a zombie is not gone)."""
+    return not os.path.exists(f"/proc/{pid}")
+
+
+async def wait_for_watchdog() -> int:
+    """The watchdog's pid once it runs (it is started without anybody waiting for it)."""
+    with anyio.fail_after(10):
+        # No event exists for "a grandchild process appeared": poll /proc briefly.
+        while not (found := watchdogs()):  # noqa: ASYNC110
+            await anyio.sleep(0.01)
+    assert len(found) == 1, found
+    return found[0]
+
+
+async def test_the_cli_runs_directly_under_the_sdk_with_a_watchdog_beside_it() -> None:
+    async with cs.open_session(options(), transport=SubprocessTransport()) as session:
+        assert session.pid is not None
+        assert session.server_info is not None
+        assert session.server_info.pid == session.pid  # no supervisor in between
+        assert os.getpgid(session.pid) == session.pid  # it leads its own group
+        watchdog = await wait_for_watchdog()
+        assert os.getpgid(watchdog) != session.pid  # not in the group it would end
+        assert os.getsid(watchdog) == watchdog  # a session of its own
+        assert sorted(os.listdir(f"/proc/{watchdog}/fd")) == ["0", "1", "2"]
+    assert not alive(watchdog)
+    assert watchdogs() == []
+
+
+async def test_a_clean_close_stands_the_watchdog_down() -> None:
+    """The CLI ends on stdin EOF by itself (exit 0): the watchdog kills nothing, and is
+    reaped (no zombie left). What the CLI left in its group (holding stdout open) gets
+    SIGTERM as soon as the CLI exits, so the close does not wait for stdout to end."""
+    lines: list[str] = []
+    opts = options("grandchild", stderr=lines.append)
+    async with cs.open_session(opts, transport=SubprocessTransport()) as session:
+        await session.send("hello")
+        async for _ in session.receive_response():
+            pass
+        watchdog = await wait_for_watchdog()
+        closing = time.monotonic()
+    assert time.monotonic() - closing < 2
+    assert session.returncode == 0  # not a signal
+    assert gone(watchdog)  # exited and reaped
+    assert await wait_dead([_grandchild(lines)]) == []
+
+
+async def _group_and_watchdog(*argv: str) -> tuple[anyio.abc.Process, _watchdog.Watchdog]:
+    group = await anyio.open_process(list(argv), start_new_session=True)
+    watchdog = _watchdog.Watchdog()
+    await watchdog.run(group.pid, 0.5)
+    assert watchdog.pid is not None
+    assert alive(watchdog.pid)
+    return group, watchdog
+
+
+async def test_the_watchdog_stands_down_on_the_line() -> None:
+    group, watchdog = await _group_and_watchdog("sleep", "60")
+    async with group:
+        await watchdog.stand_down()
+        assert watchdog.pid is not None
+        assert gone(watchdog.pid)  # exited, and reaped
+        with anyio.move_on_after(1):
+            await group.wait()  # nothing comes to end it
+        assert group.returncode is None
+        group.kill()
+
+
+@pytest.mark.parametrize(
+    ("argv", "fate"),
+    [
+        (["sleep", "60"], -signal.SIGTERM),
+        (["sh", "-c", "trap '' TERM; sleep 60"], -signal.SIGKILL),  # after the grace
+    ],
+    ids=["term", "kill"],
+)
+async def test_the_watchdog_ends_the_group_at_eof_without_the_line(
+    argv: list[str], fate: int
+) -> None:
+    group, watchdog = await _group_and_watchdog(*argv)
+    async with group:
+        os.close(watchdog._write_fd)  # what the kernel does when the SDK dies
+        with anyio.fail_after(10):
+            assert await group.wait() == fate
+        await watchdog._reap()
+
+
+async def test_a_cli_killed_by_a_signal_reports_it() -> None:
+    async with cs.open_session(options("flood=100000"), transport=SubprocessTransport()) as s:
+        await s.send("go")
+        async for _ in s.receive_messages():
+            break  # mid-turn
+        assert s.pid is not None
+        os.kill(s.pid, signal.SIGKILL)
+        with pytest.raises(cs.ProcessError) as info:
+            async for _ in s.receive_messages():
+                pass
+    assert info.value.signal == signal.SIGKILL
+    assert s.returncode == -signal.SIGKILL
+
+
 async def test_a_cli_that_exits_at_once_is_a_process_error() -> None:
     with pytest.raises(cs.ProcessError) as info:
         async with cs.open_session(options("exit_now=2"), transport=SubprocessTransport()):
@@ -193,6 +313,22 @@ async def test_a_non_executable_cli_is_a_clear_error(tmp_path: Path) -> None:
     assert "not an executable" in str(info.value)
 
 
+async def test_a_cli_that_cannot_be_executed_fails_at_once(tmp_path: Path) -> None:
+    """The spawn itself fails (a missing interpreter): a clear error, at once, with nothing
+    left behind (the watchdog's pipe closed, no watchdog started)."""
+    cli = tmp_path / "claude"
+    cli.write_text("#!/nonexistent/interpreter\n")
+    cli.chmod(0o755)
+    fds = set(os.listdir("/proc/self/fd"))
+    started = time.monotonic()
+    with pytest.raises(cs.CLINotFoundError):
+        async with cs.open_session(cs.Options(cli_path=str(cli)), transport=SubprocessTransport()):
+            pass
+    assert time.monotonic() - started < 2
+    assert set(os.listdir("/proc/self/fd")) <= fds
+    assert watchdogs() == []
+
+
 async def test_a_missing_cli_is_cli_not_found(tmp_path: Path) -> None:
     with pytest.raises(cs.CLINotFoundError) as info:
         async with cs.open_session(
@@ -212,3 +348,179 @@ def test_environment_drops_claudecode(monkeypatch: pytest.MonkeyPatch) -> None:
     assert env["PWD"] == "/tmp"
     assert env["CLAUDE_CODE_ENTRYPOINT"] == "sdk-py"
     assert os.environ["CLAUDECODE"] == "1"  # the parent's environment is not touched
+
+
+# --------------------------------------------------------------------------------------
+# the connection's own pipe I/O (FdLineConnection), on bare pipes
+
+
+class PipeConnection(FdLineConnection):
+    async def wait(self) -> int | None:
+        return None
+
+
+class Pipes:
+    """A `FdLineConnection` on two fresh pipes, and the far ends (blocking) for the test."""
+
+    def __init__(self) -> None:
+        stdin_r, stdin_w = os.pipe()
+        stdout_r, stdout_w = os.pipe()
+        os.set_blocking(stdin_w, False)
+        os.set_blocking(stdout_r, False)
+        self.conn = PipeConnection(stdin_w, stdout_r, max_line_bytes=64 * MB)
+        self.cli_stdin = stdin_r  # what the "CLI" reads
+        self.cli_stdout = stdout_w  # what the "CLI" writes
+
+    async def read_until_eof(self) -> bytes:
+        """Everything the connection writes, until it closes stdin (in a thread)."""
+
+        def read() -> bytes:
+            chunks = []
+            while chunk := os.read(self.cli_stdin, MB):
+                chunks.append(chunk)
+            return b"".join(chunks)
+
+        return await anyio.to_thread.run_sync(read)
+
+    def close(self) -> None:
+        self.conn.close()
+        with contextlib.suppress(OSError):
+            os.close(self.cli_stdin)
+        with contextlib.suppress(OSError):
+            os.close(self.cli_stdout)
+
+
+@pytest.fixture
+async def pipes() -> AsyncIterator[Pipes]:
+    pair = Pipes()
+    yield pair
+    pair.close()
+
+
+async def test_fd_lines_concurrent_big_sends_never_interleave(pipes: Pipes) -> None:
+    lines = [bytes([ord("a") + i]) * (MB + 4099 * i) for i in range(6)]
+    got: list[bytes] = []
+
+    async def collect() -> None:
+        got.append(await pipes.read_until_eof())
+
+    with anyio.fail_after(20):
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(collect)
+            async with anyio.create_task_group() as senders:
+                for line in lines:
+                    senders.start_soon(pipes.conn.send, line)
+            await pipes.conn.send_eof()
+    assert got[0].endswith(b"\n")
+    assert sorted(got[0].split(b"\n")[:-1]) == sorted(lines)
+
+
+async def test_fd_lines_a_cancelled_send_is_finished_by_the_next(pipes: Pipes) -> None:
+    big = b"x" * (2 * MB)  # far more than a pipe holds: the send waits for the reader
+    with anyio.move_on_after(0.2) as scope:
+        await pipes.conn.send(big)
+    assert scope.cancelled_caught
+    got: list[bytes] = []
+
+    async def collect() -> None:
+        got.append(await pipes.read_until_eof())
+
+    with anyio.fail_after(20):
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(collect)
+            await pipes.conn.send(b"next")
+            await pipes.conn.send_eof()
+    assert got[0] == big + b"\nnext\n"
+
+
+async def test_fd_lines_send_after_eof_or_a_gone_reader(pipes: Pipes) -> None:
+    await pipes.conn.send(b"one")  # fits in the pipe: returns at once
+    assert os.read(pipes.cli_stdin, 100) == b"one\n"
+    os.close(pipes.cli_stdin)
+    with pytest.raises(anyio.BrokenResourceError):
+        await pipes.conn.send(b"two")  # EPIPE
+    await pipes.conn.send_eof()
+    await pipes.conn.send_eof()  # idempotent
+    with pytest.raises(anyio.ClosedResourceError):
+        await pipes.conn.send(b"three")
+
+
+async def test_fd_lines_receive_yields_once_per_call_even_with_data_waiting(
+    pipes: Pipes,
+) -> None:
+    """Other tasks run only when the reader yields: a call that finds its data already
+    there still yields (here: each call finds one line waiting)."""
+    ticks = 0
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await anyio.lowlevel.checkpoint()
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(ticker)
+        await anyio.lowlevel.checkpoint()
+        before = ticks
+        for i in range(20):
+            os.write(pipes.cli_stdout, b'{"n":%d}\n' % i)
+            assert await pipes.conn.receive_lines() == [b'{"n":%d}' % i]
+        # One scheduling round per call, and the ticker runs in every round (Trio may run
+        # it after the reader within a round: hence the one spare).
+        assert ticks - before >= 19
+        tg.cancel_scope.cancel()
+
+
+async def test_fd_lines_receive_batches_and_flushes_at_eof(pipes: Pipes) -> None:
+    os.write(pipes.cli_stdout, b'{"a":1}\n{"b":2}\n{"c"')
+    assert await pipes.conn.receive_lines() == [b'{"a":1}', b'{"b":2}']
+    os.write(pipes.cli_stdout, b':3}\n{"d"')
+    os.close(pipes.cli_stdout)
+    assert await pipes.conn.receive_lines() == [b'{"c":3}']
+    assert await pipes.conn.receive_lines() == [b'{"d"']  # the unterminated rest
+    with pytest.raises(anyio.EndOfStream):
+        await pipes.conn.receive_lines()
+    with pytest.raises(anyio.EndOfStream):
+        await pipes.conn.receive_lines()
+
+
+async def test_fd_lines_unread_data_does_not_keep_the_loop_busy(pipes: Pipes) -> None:
+    """Readiness nobody waits for must not fire on every loop iteration (asyncio keeps the
+    registration between reads)."""
+    os.write(pipes.cli_stdout, b"{}\n")
+    assert await pipes.conn.receive_lines() == [b"{}"]
+    with anyio.move_on_after(0.05):
+        await pipes.conn.receive_lines()  # waits: registered
+    os.write(pipes.cli_stdout, b"{}\n")  # readable, and nobody waits
+    started = time.process_time()
+    await anyio.sleep(0.3)
+    assert time.process_time() - started < 0.15
+    assert await pipes.conn.receive_lines() == [b"{}"]
+
+
+async def test_fd_lines_a_cancelled_receive_loses_nothing(pipes: Pipes) -> None:
+    os.write(pipes.cli_stdout, b"{}\n")
+    with anyio.CancelScope() as scope:
+        scope.cancel()  # the read succeeds; the checkpoint after it is cancelled
+        await pipes.conn.receive_lines()
+    assert scope.cancelled_caught
+    assert await pipes.conn.receive_lines() == [b"{}"]
+
+
+async def test_fd_lines_close_wakes_a_waiting_reader_and_closes_each_fd_once(
+    pipes: Pipes,
+) -> None:
+    stdin_fd, stdout_fd = pipes.conn._stdin_fd, pipes.conn._stdout_fd
+    async with anyio.create_task_group() as tg:
+
+        async def reader() -> None:
+            with pytest.raises(anyio.EndOfStream):
+                await pipes.conn.receive_lines()
+
+        tg.start_soon(reader)
+        await anyio.wait_all_tasks_blocked()
+        pipes.conn.close()
+    pipes.conn.close()  # idempotent
+    for fd in (stdin_fd, stdout_fd):
+        with pytest.raises(OSError):
+            os.fstat(fd)
