@@ -12,6 +12,8 @@ Invariants:
 * Wire classes are ``@attrs.frozen(kw_only=True, slots=False)`` subclasses of `WireModel`;
   they know nothing of JSON (the codec maps them). Their defaults are immutable values
   (``None``, a string, a number): a factory default would need a value in every instance.
+* A decoded instance keeps its tag (``type``, ...) in its ``__dict__``: the value is the
+  class's own, by which it was dispatched (see `tag_keys`).
 * ``extra`` holds the wire keys the model does not know. It is excluded from equality and
   repr, and written back on encode, so ``attrs.evolve`` keeps it. A decoded instance keeps
   those keys in its ``__dict__`` beside the fields and ``extra`` collects them on access (the
@@ -36,6 +38,7 @@ __all__ = [
     "field_names",
     "keep_none",
     "prepare_class",
+    "tag_keys",
 ]
 
 #: The shared, immutable empty mapping used as ``extra`` when nothing is unknown.
@@ -44,6 +47,7 @@ EMPTY: Mapping[str, Any] = types.MappingProxyType({})
 _NONE_DEFAULTS: dict[type, tuple[str, ...]] = {}
 _FIELD_NAMES: dict[type, frozenset[str]] = {}
 _KEEP_NONE: dict[type, frozenset[str]] = {}
+_TAG_KEYS: dict[type, frozenset[str]] = {}
 
 
 def keep_none(cls: type, names: frozenset[str]) -> None:
@@ -56,11 +60,23 @@ def keep_none(cls: type, names: frozenset[str]) -> None:
     _NONE_DEFAULTS.clear()
 
 
+def tag_keys(cls: type, keys: frozenset[str]) -> None:
+    """The wire keys of the tags of ``cls`` (``type``, ...), which a decoded instance keeps.
+
+    The codec leaves a frame's tag in the decoded ``__dict__`` (it holds the class's own
+    value: that is how the frame was dispatched), so `extra` must not report it.
+    """
+    _TAG_KEYS[cls] = keys
+    _FIELD_NAMES.pop(cls, None)
+
+
 def field_names(cls: type) -> frozenset[str]:
-    """The attribute names of ``cls`` that are fields (``extra`` and ``raw`` included)."""
+    """The keys of a ``cls`` instance's ``__dict__`` that are not ``extra``: its fields
+    (``extra`` and ``raw`` included) and the wire keys of its tags (see `tag_keys`)."""
     names = _FIELD_NAMES.get(cls)
     if names is None:
-        names = _FIELD_NAMES[cls] = frozenset(a.name for a in attrs.fields(cls))
+        names = frozenset(a.name for a in attrs.fields(cls)) | _TAG_KEYS.get(cls, frozenset())
+        _FIELD_NAMES[cls] = names
     return names
 
 

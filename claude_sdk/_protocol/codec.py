@@ -35,14 +35,14 @@ import json
 import logging
 import types
 import typing
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, ClassVar, Literal
 
 import attrs
 import cattrs
 import orjson
 
-from .._base import EMPTY, keep_none, prepare_class
+from .._base import EMPTY, keep_none, prepare_class, tag_keys
 from ..errors import MessageDecodeError
 
 __all__ = [
@@ -457,88 +457,193 @@ def _class_tags(cls: type) -> dict[str, str]:
     return tags
 
 
+#: Nested classes whose decoders are written into their container's decoder, levels deep.
+_INLINE_DEPTH = 3
+_CAUGHT = "(KeyError, TypeError, ValueError, AttributeError, IndexError)"
+
+
 def _build_structure(cls: type) -> Callable[[dict[str, Any]], Any]:
     """Generate ``structure(d) -> cls`` for one attrs wire class.
 
-    ``d`` becomes the new instance's ``__dict__`` itself (no copy): tag keys are dropped,
-    renamed keys renamed and nested values structured in place, unknown keys stay. Two phases
-    keep a failure clean: first every required key is read and every nested value converted
-    into locals (this is where a shape that does not fit raises), and only then is ``d``
-    changed. When an unknown key would collide with an attribute the decoder writes
-    (``extra``, or the Python name of a renamed field), a fresh dict is built instead.
-    Callers that must not lose their dict pass a copy (see `structure`).
+    ``d`` becomes the new instance's ``__dict__`` itself (no copy): tag keys stay (they hold
+    the class's own values; see ``_base.tag_keys``), renamed keys are renamed, nested values
+    are structured in place and unknown keys stay. At each level every required key is read
+    and every nested value converted into locals before that level's dict is changed; nested
+    dicts and lists are converted in place (their own decoders are written into this one,
+    `_INLINE_DEPTH` levels deep, and lists of objects are converted item by item without a
+    new list), so a value that does not fit can leave the input half converted: callers that
+    must not lose their dict pass a copy (see `structure`), and `decode_frame` parses the line
+    again before it tries the slow path. When an unknown key would collide with an attribute
+    the decoder writes (``extra``, or the Python name of a renamed field), a fresh dict is
+    built instead.
     """
+    lines = ["def structure(d):"]
+    ids = iter(range(1_000_000))
+    result = _emit_structure(cls, "d", lines, "    ", (cls,), ids)
+    lines.append(f"    return {result}")
+    return _compile(lines, "structure", cls)
+
+
+def _emit_structure(
+    cls: type, src: str, out: list[str], ind: str, stack: tuple[type, ...], ids: Iterator[int]
+) -> str:
+    """Append code turning the dict in ``src`` into a ``cls``; return the result's name."""
     prepare_class(cls)
     spec = _spec(cls)
     ftypes = _field_types(cls)
     tags = _class_tags(cls)
+    tag_keys(cls, frozenset(tags))  # the tags stay in the dict: no work per frame
+    n = next(ids)
+    od, ex, obj = f"od{n}", f"ex{n}", f"o{n}"
     known = set(tags)
-    read: list[str] = []  # phase 1: read and convert into locals
-    write: list[str] = []  # phase 2: change the dict
+    read: list[str] = []  # read and convert into locals
+    write: list[str] = []  # then change the dict
+    deeper = ind + "    "
     for i, a in enumerate(attrs.fields(cls)):
         if a.name in ("extra", "raw"):
             continue
         wire = spec.wire_name(a.name)
         known.add(wire)
         name = a.name
-        var = f"v{i}"
+        var = f"v{n}_{i}"
         renamed = wire != name
-        conv = _structure_expr(ftypes[name], var)
+        tp = ftypes[name]
         required = a.default is attrs.NOTHING
-        nullable = _admits_none(ftypes[name])
+        nullable = _admits_none(tp)
         if required and not nullable:
-            read.append(f"    {var} = od[{wire!r}]")
-            if conv:
-                read.append(f"    {var} = {conv}")
+            read.append(f"{ind}{var} = {od}[{wire!r}]")
+            conv = _emit_convert(tp, var, read, ind, stack, ids)
             if renamed:
-                write.append(f"    del od[{wire!r}]")
-            if conv or renamed:
-                write.append(f"    od[{name!r}] = {var}")
+                write.append(f"{ind}del {od}[{wire!r}]")
+            if renamed or (conv and not _converts_in_place(tp)):
+                write.append(f"{ind}{od}[{name!r}] = {var}")
         elif required:
-            read.append(f"    {var} = od.get({wire!r})")
-            if conv:
-                read.append(f"    if {var} is not None:")
-                read.append(f"        {var} = {conv}")
+            read.append(f"{ind}{var} = {od}.get({wire!r})")
+            body: list[str] = []
+            if _emit_convert(tp, var, body, deeper, stack, ids):
+                read.append(f"{ind}if {var} is not None:")
+                read += body
             if renamed:
-                write.append(f"    od.pop({wire!r}, None)")
-            write.append(f"    od[{name!r}] = {var}")
+                write.append(f"{ind}{od}.pop({wire!r}, None)")
+            write.append(f"{ind}{od}[{name!r}] = {var}")
         elif renamed:
-            read.append(f"    {var} = od.get({wire!r}, _MISSING)")
-            if conv:
-                read.append(f"    if {var} is not _MISSING and {var} is not None:")
-                read.append(f"        {var} = {conv}")
-            write.append(f"    if {var} is not _MISSING:")
-            write.append(f"        del od[{wire!r}]")
-            write.append(f"        od[{name!r}] = {var}")
-        elif conv:
-            read.append(f"    {var} = od.get({wire!r})")
-            read.append(f"    if {var} is not None:")
-            read.append(f"        {var} = {conv}")
-            write.append(f"    if {var} is not None:")
-            write.append(f"        od[{name!r}] = {var}")
+            read.append(f"{ind}{var} = {od}.get({wire!r}, _MISSING)")
+            body = []
+            if _emit_convert(tp, var, body, deeper, stack, ids):
+                read.append(f"{ind}if {var} is not _MISSING and {var} is not None:")
+                read += body
+            write.append(f"{ind}if {var} is not _MISSING:")
+            write.append(f"{deeper}del {od}[{wire!r}]")
+            write.append(f"{deeper}{od}[{name!r}] = {var}")
+        else:
+            body = []
+            if _emit_convert(tp, var, body, deeper, stack, ids):
+                read.append(f"{ind}{var} = {od}.get({wire!r})")
+                read.append(f"{ind}if {var} is not None:")
+                read += body
+                write.append(f"{ind}if {var} is not None:")
+                write.append(f"{deeper}{od}[{name!r}] = {var}")
     known_name = _bind(frozenset(known), "known")
     collide = {"extra"} | {a.name for a in attrs.fields(cls) if spec.wire_name(a.name) != a.name}
-    checks = " or ".join(f"{name!r} in d" for name in sorted(collide))
-    lines = [
-        "def structure(d):",
-        f"    if {checks}:",
-        f"        od = {{k: x for k, x in d.items() if k in {known_name}}}",
-        f"        ex = {{k: x for k, x in d.items() if k not in {known_name}}}",
-        "    else:",
-        "        od = d",
-        "        ex = None",
+    checks = " or ".join(f"{key!r} in {src}" for key in sorted(collide))
+    out += [
+        f"{ind}if {checks}:",
+        f"{deeper}{od} = {{k: x for k, x in {src}.items() if k in {known_name}}}",
+        f"{deeper}{ex} = {{k: x for k, x in {src}.items() if k not in {known_name}}}",
+        f"{deeper}if {ex}:",
+        f"{deeper}    {od}['extra'] = {ex}",
+        f"{ind}else:",
+        f"{deeper}{od} = {src}",
     ]
-    lines += read
-    lines += [f"    od.pop({tag!r}, None)" for tag in tags]
-    lines += write
-    lines.append("    if ex:")
-    lines.append("        od['extra'] = ex")
-    lines += [
-        f"    o = _new({_bind(cls, cls.__name__)})",
-        "    _osa(o, '__dict__', od)",
-        "    return o",
+    out += read
+    out += write
+    out += [
+        f"{ind}{obj} = _new({_bind(cls, cls.__name__)})",
+        f"{ind}{_bind(_dict_setter(cls), 'set_dict')}({obj}, {od})",
     ]
-    return _compile(lines, "structure", cls)
+    return obj
+
+
+def _dict_setter(cls: type) -> Callable[[Any, dict[str, Any]], None]:
+    """The setter of ``cls``'s ``__dict__`` (a frozen class refuses ``o.__dict__ = d``)."""
+    for klass in cls.__mro__:
+        descriptor = klass.__dict__.get("__dict__")
+        if descriptor is not None and hasattr(descriptor, "__set__"):
+            return typing.cast("Callable[[Any, dict[str, Any]], None]", descriptor.__set__)
+    return lambda obj, d: object.__setattr__(obj, "__dict__", d)  # pragma: no cover
+
+
+def _emit_convert(
+    tp: Any, var: str, out: list[str], ind: str, stack: tuple[type, ...], ids: Iterator[int]
+) -> bool:
+    """Append code converting the (non-null) JSON value in ``var`` to ``tp``, in ``var``.
+
+    Returns False when the value is used as it is (nothing appended).
+    """
+    if typing.get_origin(tp) is typing.Annotated:
+        return _emit_convert(typing.get_args(tp)[0], var, out, ind, stack, ids)
+    if _inlinable(tp, stack):
+        result = _emit_structure(tp, var, out, ind, (*stack, tp), ids)
+        out.append(f"{ind}{var} = {result}")
+        return True
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType) and _union_entry(tp) is None:
+        non_none = [a for a in typing.get_args(tp) if a is not _NoneType]
+        if len(non_none) == 1:  # Optional[X]: the caller has checked for None
+            return _emit_convert(non_none[0], var, out, ind, stack, ids)
+    if origin in (list, typing.Sequence):
+        (item_tp,) = typing.get_args(tp) or (Any,)
+        entry = _union_entry(item_tp)
+        if _converts_in_place(tp):
+            # In place, item by item: no new list, no call per item for a nested class.
+            k = next(ids)
+            i, x = f"i{k}", f"x{k}"
+            out.append(f"{ind}if {var}.__class__ is not list:")
+            out.append(f"{ind}    raise TypeError('expected a list')")
+            out.append(f"{ind}for {i}, {x} in enumerate({var}):")
+            body = ind + "    "
+            if entry is not None:
+                fns = _bind(entry.fns, "fns")
+                slow = _union_fn_name(item_tp, entry)  # the dispatcher sorts out the rest
+                key = entry.key
+                out += [
+                    f"{body}try:",
+                    f"{body}    {var}[{i}] = {fns}[{x}[{key!r}]]({x})",
+                    f"{body}except {_CAUGHT}:",
+                    f"{body}    {var}[{i}] = {slow}({x})",
+                ]
+            else:
+                _emit_convert(item_tp, x, out, body, stack, ids)
+                out.append(f"{body}{var}[{i}] = {x}")
+            return True
+    expr = _structure_expr(tp, var)
+    if expr is None:
+        return False
+    out.append(f"{ind}{var} = {expr}")
+    return True
+
+
+def _converts_in_place(tp: Any) -> bool:
+    """True when `_emit_convert` converts a value of ``tp`` in place (a list of objects)."""
+    if typing.get_origin(tp) is typing.Annotated:
+        return _converts_in_place(typing.get_args(tp)[0])
+    if typing.get_origin(tp) not in (list, typing.Sequence):
+        return False
+    (item_tp,) = typing.get_args(tp) or (Any,)
+    entry = _union_entry(item_tp)
+    return (entry is not None and _NoneType not in typing.get_args(item_tp)) or (
+        isinstance(item_tp, type) and attrs.has(item_tp)
+    )
+
+
+def _inlinable(tp: Any, stack: tuple[type, ...]) -> bool:
+    return (
+        isinstance(tp, type)
+        and attrs.has(tp)
+        and tp not in stack
+        and len(stack) < _INLINE_DEPTH
+        and not _is_unknown(tp)
+    )
 
 
 def _build_unstructure(cls: type) -> Callable[[Any], dict[str, Any]]:
@@ -610,6 +715,8 @@ def _build_union_fn(entry: _Union) -> Callable[[dict[str, Any]], Any]:
     def slow(d: Any) -> Any:
         if d.__class__ is not dict:
             raise TypeError(f"expected a JSON object, got {type(d).__name__}")
+        # The fast path may have converted part of ``d`` in place before it failed.
+        _restore(d)
         tag = d.get(key)
         fn = fn_for(tag)
         if fn is None:
@@ -645,6 +752,31 @@ def _build_union_fn(entry: _Union) -> Callable[[dict[str, Any]], Any]:
             return slow(d)
 
     return dispatch
+
+
+def _restore(value: Any) -> Any:
+    """JSON data that a decoder left half converted, as it came (in place where it can be).
+
+    Encoding is lossless, so every object a decoder made is turned back into its dict; a level
+    whose decoder failed had not been changed yet (reads come before writes).
+    """
+    cls = value.__class__
+    if cls is dict:
+        for k, v in value.items():
+            if v.__class__ not in _SCALARS:
+                value[k] = _restore(v)
+        return value
+    if cls is list:
+        for i, v in enumerate(value):
+            if v.__class__ not in _SCALARS:
+                value[i] = _restore(v)
+        return value
+    if cls in _SCALARS or not attrs.has(cls):
+        return value
+    return unstructure(value)
+
+
+_SCALARS = frozenset({str, int, float, bool, _NoneType})
 
 
 def _ename(exc: BaseException) -> str:
@@ -833,8 +965,7 @@ def decode_frame(line: bytes | bytearray | memoryview | str) -> Any:
         data = _orjson_loads(line)
     except orjson.JSONDecodeError:
         data = loads(line)  # the stdlib fallback, or MessageDecodeError
-    # The hot path: an object of a known type that fits its class. The decoders change
-    # nothing before every value has been converted, so any failure can start over below.
+    # The hot path: an object of a known type that fits its class.
     try:
         frame = _frame_fns[data["type"]](data)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError):
@@ -848,6 +979,9 @@ def decode_frame(line: bytes | bytearray | memoryview | str) -> Any:
         raise MessageDecodeError(
             line=raw, reason=f"a frame must be a JSON object, not {type(data).__name__}"
         )
+    # The decoders convert nested values in place, so a frame that did not fit may be half
+    # converted: the slow path starts again from the line.
+    data = loads(line)
     frame = (_frame_dispatch[0] if _frame_dispatch else _frame_fn())(data)
     if frame.__class__ in _KNOWN_CLASSES:
         return frame
