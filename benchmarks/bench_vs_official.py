@@ -261,6 +261,8 @@ async def ours_turn(spec: TurnSpec) -> Turn:
     import claude_sdk as cs
     from claude_sdk.transports.subprocess import SubprocessTransport
 
+    # What a program imports before it starts (``import claude_sdk`` itself is lazy).
+    open_session, result_type = cs.open_session, cs.ResultMessage
     turn = Turn()
 
     async def allow(tool: str, tool_input: dict[str, Any], context: Any) -> cs.PermissionAllow:
@@ -283,7 +285,7 @@ async def ours_turn(spec: TurnSpec) -> Turn:
     first = 0.0
     message: Any = None
     turn.t_open = clock()
-    async with cs.open_session(options, transport=transport) as session:
+    async with open_session(options, transport=transport) as session:
         turn.t_entered = clock()
         info = session.server_info
         turn.pid = info.pid if info is not None else None
@@ -296,7 +298,7 @@ async def ours_turn(spec: TurnSpec) -> Turn:
             if sample_every and not count % sample_every:
                 samples.append((count, clock(), rss()))
         turn.t_end, turn.cpu_end = clock(), cpu()
-        turn.result_ok = isinstance(message, cs.ResultMessage)
+        turn.result_ok = isinstance(message, result_type)
     turn.t_closed = clock()
     turn.t_first, turn.count = first, count
     return turn

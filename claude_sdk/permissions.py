@@ -211,7 +211,9 @@ class ToolPermissionContext:
         agent_id: the subagent asking, if any.
         request_id: the id of the ``can_use_tool`` control request.
         request: the whole typed request (display name, MCP server, title, ...).
-        cancel_scope: the AnyIO cancel scope the callback runs in (see `cancelled`).
+        cancel_scope: the callback's cancellation: ``cancel()`` cancels the callback while
+            it runs (the CLI then gets an error answer, never silence), ``cancel_called``
+            tells whether it was cancelled, by the CLI or by ``cancel()`` (see `cancelled`).
         typed_input: a typed view of the tool's input for built-in tools (``BashInput``,
             ``WriteInput``, ... from `claude_sdk.tool_inputs`), None for other tools. The
             dict passed to the callback stays exactly as the CLI sent it.
@@ -234,7 +236,10 @@ class ToolPermissionContext:
         flag lets work that is shielded, or runs in a thread, see it too.
         """
         scope = self.cancel_scope
-        return bool(scope is not None and scope.cancel_called)
+        if scope is None:
+            return False
+        withdrawn = getattr(scope, "withdrawn", None)  # the session's handle
+        return bool(scope.cancel_called if withdrawn is None else withdrawn)
 
     @property
     def typed_input(self) -> Any:

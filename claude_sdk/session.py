@@ -32,16 +32,17 @@ import importlib
 import inspect
 import logging
 import sys
+import types
 from collections.abc import AsyncIterable, AsyncIterator, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any, Final, TypeVar
 
 import anyio
 import anyio.abc
-import anyio.lowlevel
 import attrs
 
 from . import control as c
+from ._lowlevel import Primitives
 from ._mcp_bridge import McpBridge
 from ._protocol import codec
 from ._protocol.control import ControlState
@@ -111,15 +112,47 @@ class _Waiter:
         self.outcome: Any = None
 
 
-class _Slot:
-    """An idle inbound worker, waiting for the next request the reader hands it."""
+class _Serving:
+    """An inbound request from the moment the reader accepts it until its handler is done.
 
-    __slots__ = ("event", "frame", "scope")
+    It is also the handle a permission callback gets as ``context.cancel_scope``: the worker
+    runs handlers in a cancel scope shared by several requests (see `Session._inbound_worker`),
+    so the context gets this per-request view of it instead.
+    """
+
+    __slots__ = ("host_cancelled", "scope", "started", "withdrawn")
 
     def __init__(self) -> None:
-        self.event = anyio.Event()
-        self.frame: c.ControlRequest | None = None
+        #: A worker has taken it.
+        self.started = False
+        #: The CLI withdrew the request (``control_cancel_request``).
+        self.withdrawn = False
+        #: ``cancel()`` was called while the handler ran.
+        self.host_cancelled = False
+        #: The cancel scope its handler runs in, while it runs.
         self.scope: anyio.CancelScope | None = None
+
+    @property
+    def cancel_called(self) -> bool:
+        """True once the handler was cancelled (by the CLI or by `cancel`)."""
+        return self.withdrawn or self.host_cancelled
+
+    def cancel(self) -> None:
+        """Cancel the handler if it is still running (the CLI gets an error answer)."""
+        if self.scope is not None and not self.cancel_called:
+            self.host_cancelled = True
+            self.scope.cancel()
+
+
+class _Slot:
+    """An inbound worker's mailbox: the reader hands it the next request while it waits."""
+
+    __slots__ = ("event", "frame", "serving")
+
+    def __init__(self) -> None:
+        self.event: anyio.Event | None = None
+        self.frame: c.ControlRequest | None = None
+        self.serving: _Serving | None = None
 
 
 def _clone(exc: BaseException) -> BaseException:
@@ -160,27 +193,37 @@ class MessageStream(AsyncIterator[Message]):
             raise StopAsyncIteration
         session = self._session
         buffer = session._buffer
-        if buffer:
-            self._count += 1
-            if self._count >= self._budget:
-                # Let other tasks run (cancellation, fairness). The next checkpoint comes
-                # after half of what is buffered then: in a flood the reader decodes a chunk
-                # per turn, and draining half the backlog per turn keeps it bounded (about two
-                # chunks) instead of letting decoded messages pile up.
-                self._count = 0
-                await anyio.lowlevel.checkpoint()
-                self._budget = max(CHECKPOINT_EVERY, len(buffer) // 2)
-        if not buffer:
-            await session._wait_for_messages()
+        while True:
+            if buffer:
+                self._count += 1
+                if self._count >= self._budget:
+                    # Let other tasks run (cancellation, fairness). The next checkpoint
+                    # comes after half of what is buffered then: in a flood the reader
+                    # splits a chunk per turn, and draining half the backlog per turn keeps
+                    # it bounded (about two chunks) instead of letting it pile up.
+                    self._count = 0
+                    await session._primitives.checkpoint()
+                    self._budget = max(CHECKPOINT_EVERY, len(buffer) // 2)
             if not buffer:
+                await session._wait_for_messages()
+                if not buffer:
+                    self._done = True
+                    if self._until_result:
+                        raise session._closed_error(
+                            "the CLI's output ended before the turn's result"
+                        )
+                    raise StopAsyncIteration
+            item = buffer.popleft()
+            if item.__class__ is bytes:
+                try:
+                    item = _decode_frame(item)
+                except MessageDecodeError as exc:
+                    session._skip_line(exc)
+                    continue
+            elif self._until_result and item.__class__ is ResultMessage:
                 self._done = True
-                if self._until_result:
-                    raise session._closed_error("the CLI's output ended before the turn's result")
-                raise StopAsyncIteration
-        message = buffer.popleft()
-        if self._until_result and message.__class__ is ResultMessage:
-            self._done = True
-        return message
+            message: Message = item
+            return message
 
 
 @attrs.define(eq=False)
@@ -217,13 +260,15 @@ class Session:
         self._tg = task_group
         self._control = ControlState()
         self._waiters: dict[str, _Waiter] = {}
-        self._inbound: dict[str, anyio.CancelScope] = {}
+        self._inbound: dict[str, _Serving] = {}
         self._idle_workers: list[_Slot] = []
-        self._buffer: collections.deque[Message] = collections.deque()
+        # Messages, and lines of messages not decoded yet (`_DEFERRED`): Message | bytes.
+        self._buffer: collections.deque[Any] = collections.deque()
         self._data_event: anyio.Event | None = None
         self._failure: BaseException | None = None
         self._failure_observed = False
         self._eof = False
+        self._primitives = Primitives()
         self._reader_done = anyio.Event()
         self._closing = False
         self._turns = _TurnState()
@@ -349,7 +394,7 @@ class Session:
                 return True
             event = self._idle_event
             if event is None:
-                event = self._idle_event = anyio.Event()
+                event = self._idle_event = self._primitives.event()
             await event.wait()
         return False
 
@@ -651,9 +696,12 @@ class Session:
         turns = self._turns
         telemetry = self._telemetry if self._telemetry.enabled else None
         special = _SPECIAL_FRAMES
+        deferred = _DEFERRED if telemetry is None else ()
+        checkpoint = self._primitives.checkpoint
         if not _warmed:
             # The CLI is starting: generate the first frames' decoders meanwhile.
             _warm_up()
+        handed: _Serving | None = None
         try:
             while True:
                 try:
@@ -665,7 +713,14 @@ class Session:
                 if self._failure is not None:
                     continue  # failed: drain stdout so the CLI can finish and exit
                 for line in lines:
-                    if line.__class__ is not bytes and isinstance(line, LineTooLongError):
+                    if line.__class__ is bytes:
+                        if line.startswith(deferred):
+                            # A message only the consumer looks at: it is decoded when it
+                            # is handed out (see `_DEFERRED`).
+                            buffer.append(line)
+                            delivered = True
+                            continue
+                    elif isinstance(line, LineTooLongError):
                         # Ends the session: the consumer and every waiter get the error;
                         # stdin closes and the rest of stdout is drained.
                         self._fail(line)
@@ -674,8 +729,7 @@ class Session:
                     try:
                         frame = decode(line)
                     except MessageDecodeError as exc:
-                        self.lines_undecodable += 1
-                        logger.warning("skipped an undecodable line from the CLI: %s", exc)
+                        self._skip_line(exc)
                         continue
                     cls = frame.__class__
                     if cls not in special:  # the common case: a message for the consumer
@@ -687,7 +741,7 @@ class Session:
                     if cls is c.ControlResponse:
                         self._on_response(frame)
                     elif cls is c.ControlRequest:
-                        self._on_request(frame)
+                        handed = self._on_request(frame) or handed
                     elif cls is c.ControlCancelRequest:
                         self._on_cancel(frame)
                     elif cls is c.KeepAlive:
@@ -717,6 +771,17 @@ class Session:
                             _trace_tools(telemetry, frame)
                 if delivered:
                     self._wake_consumers()
+                if handed is not None:
+                    # Let the handlers just handed a request run (to their answer, or to
+                    # their first wait) before this task reads again: the answers go out
+                    # first, and the read that finds the pipe empty (and the wait it starts)
+                    # happen while the CLI works. A checkpoint or two: Trio runs a batch of
+                    # ready tasks in a random order.
+                    for _ in range(3):
+                        await checkpoint()
+                        if handed.started:
+                            break
+                    handed = None
             await self._on_eof()
         except Exception as exc:  # a bug of ours must fail the session, not hang it
             logger.exception("the session reader failed")
@@ -725,6 +790,10 @@ class Session:
             self._reader_done.set()
             self._wake_consumers()
             self._wake_idle()
+
+    def _skip_line(self, exc: MessageDecodeError) -> None:
+        self.lines_undecodable += 1
+        logger.warning("skipped an undecodable line from the CLI: %s", exc)
 
     def _wake_consumers(self) -> None:
         event = self._data_event
@@ -786,7 +855,7 @@ class Session:
                 return
             event = self._data_event
             if event is None:
-                event = self._data_event = anyio.Event()
+                event = self._data_event = self._primitives.event()
             timeout = self._options.inactivity_timeout
             if timeout is None:
                 await event.wait()
@@ -810,47 +879,85 @@ class Session:
             waiter.outcome = outcome
             waiter.event.set()
 
-    def _on_request(self, frame: c.ControlRequest) -> None:
+    def _on_request(self, frame: c.ControlRequest) -> _Serving | None:
+        """Hand a request from the CLI to a worker; its record, or None if ignored."""
         subtype = frame.subtype or "?"
         if not self._control.accept(frame.request_id, subtype):
             logger.warning("ignored a duplicate control request %s", frame.request_id)
-            return
-        scope = anyio.CancelScope()
-        self._inbound[frame.request_id] = scope
+            return None
+        serving = self._inbound[frame.request_id] = _Serving()
         # Hand the request to an idle worker (no task to spawn: one wake-up), or start one.
         idle = self._idle_workers
         if idle:
             slot = idle.pop()
-            slot.frame, slot.scope = frame, scope
+            slot.frame, slot.serving = frame, serving
+            assert slot.event is not None
             slot.event.set()
         else:
-            self._tg.start_soon(self._inbound_worker, frame, scope)
+            self._tg.start_soon(self._inbound_worker, frame, serving)
+        return serving
 
     def _on_cancel(self, frame: c.ControlCancelRequest) -> None:
         if self._control.cancel(frame.request_id):
-            scope = self._inbound.get(frame.request_id)
-            if scope is not None:
-                scope.cancel()
+            serving = self._inbound.get(frame.request_id)
+            if serving is not None:
+                serving.withdrawn = True
+                if serving.scope is not None:
+                    serving.scope.cancel()
 
-    async def _inbound_worker(self, frame: c.ControlRequest, scope: anyio.CancelScope) -> None:
-        """Serve requests until enough other workers are idle (see `IDLE_WORKERS`)."""
-        idle = self._idle_workers
+    async def _inbound_worker(self, frame: c.ControlRequest, serving: _Serving) -> None:
+        """Serve requests until enough other workers are idle (see `IDLE_WORKERS`).
+
+        A worker runs its handlers in one cancel scope for as long as none of them is
+        withdrawn (a cancel scope per request would cost more than a typical callback); the
+        ``control_cancel_request`` for the running handler cancels that scope, and the worker
+        goes on in a new one.
+        """
+        slot = _Slot()
         while True:
-            await self._serve_inbound(frame, scope)
-            if len(idle) >= IDLE_WORKERS:
+            with anyio.CancelScope() as scope:
+                while True:
+                    await self._serve_inbound(frame, serving, scope)
+                    if scope.cancel_called:
+                        break  # spent: the next request gets a new scope
+                    if not await self._wait_for_request(slot):
+                        return
+                    assert slot.frame is not None
+                    assert slot.serving is not None
+                    frame, serving, slot.frame = slot.frame, slot.serving, None
+            # The scope was cancelled. A request handed over meanwhile is served next.
+            if slot.frame is None and not await self._wait_for_request(slot):
                 return
-            slot = _Slot()
-            idle.append(slot)
-            await slot.event.wait()  # cancelled with the session's task group
             assert slot.frame is not None
-            assert slot.scope is not None
-            frame, scope = slot.frame, slot.scope
+            assert slot.serving is not None
+            frame, serving, slot.frame = slot.frame, slot.serving, None
 
-    async def _serve_inbound(self, frame: c.ControlRequest, scope: anyio.CancelScope) -> None:
+    async def _wait_for_request(self, slot: _Slot) -> bool:
+        """Wait until the reader hands ``slot`` a request; False if enough workers wait."""
+        idle = self._idle_workers
+        if len(idle) >= IDLE_WORKERS:
+            return False
+        event = slot.event = self._primitives.event()
+        idle.append(slot)
+        try:
+            await event.wait()  # cancelled with the session's task group
+        except BaseException:
+            if slot.frame is None and slot in idle:
+                idle.remove(slot)  # nobody will hand it a request now
+            raise
+        return True
+
+    async def _serve_inbound(
+        self, frame: c.ControlRequest, serving: _Serving, scope: anyio.CancelScope
+    ) -> None:
         request_id = frame.request_id
         # The answer is written as a plain dict, in the order the codec would write it.
         response: dict[str, Any] | None = None
-        with scope:
+        serving.started = True
+        try:
+            if serving.withdrawn:
+                return  # withdrawn before it started
+            serving.scope = scope
             try:
                 body = await self._dispatch_inbound(frame.request, request_id)
                 if body is not _NO_ANSWER:
@@ -862,11 +969,28 @@ class Session:
             except Exception as exc:  # any failure is answered as an error
                 logger.warning("a %s handler failed: %r", frame.subtype, exc)
                 response = {"subtype": "error", "request_id": request_id, "error": _describe(exc)}
-        self._inbound.pop(request_id, None)
-        if not self._control.finish(request_id) or response is None:
-            return  # cancelled by the CLI (send nothing), or deliberately unanswered
+            except BaseException:
+                if not serving.host_cancelled or serving.withdrawn:
+                    raise  # withdrawn by the CLI, or the session ends
+                # Cancelled through the context's handle: the CLI must still get an answer.
+                response = {
+                    "subtype": "error",
+                    "request_id": request_id,
+                    "error": f"the {frame.subtype} handler was cancelled",
+                }
+        finally:
+            serving.scope = None
+            self._inbound.pop(request_id, None)
+            answer = self._control.finish(request_id)
+        if not answer or response is None:
+            return  # withdrawn by the CLI (send nothing), or deliberately unanswered
+        line = codec.dumps({"type": "control_response", "response": response})
         try:
-            await self._conn.send(codec.dumps({"type": "control_response", "response": response}))
+            if scope.cancel_called:  # cancelled, yet answered: the answer still goes out
+                with anyio.CancelScope(shield=True):
+                    await self._conn.send(line)
+            else:
+                await self._conn.send(line)
         except (anyio.ClosedResourceError, anyio.BrokenResourceError):
             logger.info("could not answer %s %s: stdin is closed", frame.subtype, request_id)
 
@@ -906,6 +1030,7 @@ class Session:
             return codec.unstructure(
                 PermissionDeny(message="no can_use_tool callback is configured in the SDK")
             )
+        serving = self._inbound.get(request_id)
         context = ToolPermissionContext(
             tool_use_id=request.tool_use_id,
             suggestions=tuple(request.permission_suggestions or ()),
@@ -914,13 +1039,19 @@ class Session:
             agent_id=request.agent_id,
             request_id=request_id,
             request=request,
-            cancel_scope=self._inbound.get(request_id),
+            cancel_scope=serving,
         )
+        timeout = self._options.callback_timeout
         try:
-            with _deadline(self._options.callback_timeout):
-                result = await _maybe_await(
-                    callback(request.tool_name, dict(request.input), context)
-                )
+            if timeout is None:
+                result = callback(request.tool_name, dict(request.input), context)
+                if result.__class__ is _Coroutine or inspect.isawaitable(result):
+                    result = await result
+            else:
+                with anyio.fail_after(timeout):
+                    result = await _maybe_await(
+                        callback(request.tool_name, dict(request.input), context)
+                    )
         except Exception as exc:
             # Fail closed: a callback that raises or times out denies the tool.
             logger.warning("can_use_tool for %s failed: %r; denying", request.tool_name, exc)
@@ -959,8 +1090,13 @@ class Session:
         )
         timeout = registration.matcher.timeout
         try:
-            with _deadline(timeout):
-                result = await _maybe_await(registration.callback(request.input, context))
+            if timeout is None:
+                result = registration.callback(request.input, context)
+                if result.__class__ is _Coroutine or inspect.isawaitable(result):
+                    result = await result
+            else:
+                with anyio.fail_after(timeout):
+                    result = await _maybe_await(registration.callback(request.input, context))
         except Exception as exc:  # fail closed on anything
             logger.warning("the %s hook failed: %r", registration.event, exc)
             denial = _hook_denial(registration.event, exc)
@@ -1034,6 +1170,16 @@ def _warm_up() -> None:
     )
 
 
+#: How the lines of the frames that only the consumer looks at begin, as the CLI writes them
+#: (``JSON.stringify``: compact, ``type`` first). The reader puts such a line in the buffer as
+#: it is and the consumer decodes it when it hands it out: the reader's turn stays short, a
+#: backlog nobody reads holds bytes rather than objects (less memory, and nothing for the
+#: garbage collector to walk), and a consumer that stops early never pays for the rest. Any
+#: other line, these types written another way included, is decoded by the reader.
+_DEFERRED: Final = (b'{"type":"assistant",', b'{"type":"user",', b'{"type":"stream_event",')
+
+_decode_frame = codec.decode_frame
+
 #: Frames the reader acts on (all others go straight to the consumer).
 _SPECIAL_FRAMES: Final = frozenset(
     {
@@ -1085,9 +1231,7 @@ def _hook_denial(event: str, exc: BaseException) -> dict[str, Any] | None:
     return None
 
 
-def _deadline(seconds: float | None) -> contextlib.AbstractContextManager[Any]:
-    """``fail_after`` when there is a deadline; nothing at all (no cancel scope) otherwise."""
-    return anyio.fail_after(seconds) if seconds is not None else contextlib.nullcontext()
+_Coroutine: Final = types.CoroutineType
 
 
 async def _maybe_await(value: Any) -> Any:
