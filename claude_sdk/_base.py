@@ -9,8 +9,12 @@ follow the same rule: ``__attrs_post_init__`` drops optional fields left at ``No
 
 Invariants:
 
-* Wire classes are ``@attrs.frozen(kw_only=True, slots=False)`` subclasses of `WireModel`;
-  they know nothing of JSON (the codec maps them). Their defaults are immutable values
+* Wire classes are ``@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)``
+  subclasses of `WireModel` (or `UnknownBase`); they know nothing of JSON (the codec maps
+  them). Their ``__repr__``, ``__eq__`` and ``__hash__`` come from the base, written once
+  and driven by ``attrs.fields`` (the same output and semantics as attrs' own): attrs would
+  generate and compile them for each of the ~270 classes, about 40 ms of every program's
+  import (issue 8). Their defaults are immutable values
   (``None``, a string, a number): a factory default would need a value in every instance.
 * A decoded instance keeps its tag (``type``, ...) in its ``__dict__``: the value is the
   class's own, by which it was dispatched (see `tag_keys`).
@@ -24,6 +28,7 @@ Invariants:
 
 from __future__ import annotations
 
+import threading
 import types
 from collections.abc import Mapping
 from typing import Any, ClassVar
@@ -126,11 +131,56 @@ def prepare_class(cls: type) -> tuple[str, ...]:
     return names
 
 
-@attrs.frozen(kw_only=True, slots=False)
+_EQ_NAMES: dict[type, tuple[str, ...]] = {}
+_REPR_NAMES: dict[type, tuple[str, ...]] = {}
+_repr_context = threading.local()
+
+
+def _eq_names(cls: type) -> tuple[str, ...]:
+    names = _EQ_NAMES.get(cls)
+    if names is None:
+        names = _EQ_NAMES[cls] = tuple(a.name for a in attrs.fields(cls) if a.eq)
+    return names
+
+
+def _model_eq(self: Any, other: Any) -> Any:
+    if other.__class__ is not self.__class__:
+        return NotImplemented
+    names = _eq_names(type(self))  # the fields attrs would compare, in order
+    return all(getattr(self, name) == getattr(other, name) for name in names)
+
+
+def _model_hash(self: Any) -> int:
+    return hash((type(self), *[getattr(self, name) for name in _eq_names(type(self))]))
+
+
+def _model_repr(self: Any) -> str:
+    cls = type(self)
+    names = _REPR_NAMES.get(cls)
+    if names is None:
+        names = _REPR_NAMES[cls] = tuple(a.name for a in attrs.fields(cls) if a.repr)
+    seen: set[int] | None = getattr(_repr_context, "seen", None)
+    if seen is None:
+        seen = _repr_context.seen = set()
+    if id(self) in seen:
+        return "..."
+    seen.add(id(self))
+    try:
+        body = ", ".join(f"{name}={getattr(self, name)!r}" for name in names)
+    finally:
+        seen.discard(id(self))
+    return f"{cls.__qualname__.rsplit('>.', 1)[-1]}({body})"
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class WireModel:
     """Base of every wire value class."""
 
     extra: Mapping[str, Any] = attrs.field(default=EMPTY, eq=False, repr=False)
+
+    __repr__ = _model_repr
+    __eq__ = _model_eq
+    __hash__ = _model_hash
 
     def __attrs_post_init__(self) -> None:
         names = _NONE_DEFAULTS.get(type(self)) or prepare_class(type(self))
@@ -142,7 +192,7 @@ class WireModel:
             del d["extra"]
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class Frame(WireModel):
     """Base of every top-level frame (one NDJSON line)."""
 
@@ -159,11 +209,14 @@ class Frame(WireModel):
         return data
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class UnknownBase:
     """Base of the ``Unknown*`` values: a kind the model does not know, kept whole."""
 
     _unknown_kind: ClassVar[bool] = True
+    __repr__ = _model_repr
+    __eq__ = _model_eq
+    __hash__ = _model_hash
 
     raw: Mapping[str, Any]
     #: Set when the kind is known but its shape did not fit the model.

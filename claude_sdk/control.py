@@ -114,7 +114,7 @@ _JSON = dict[str, Any]
 # Envelopes
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ControlRequest(Frame):
     """A control request, in either direction."""
 
@@ -128,7 +128,7 @@ class ControlRequest(Frame):
         return self.request.subtype
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ControlSuccess(WireModel):
     """A success response; ``response`` is the body (absent means ``{}``)."""
 
@@ -140,7 +140,7 @@ class ControlSuccess(WireModel):
     pending_elicitation_requests: list[_JSON] | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ControlError(WireModel):
     """An error response, with the CLI's message and an optional ``error_code`` token."""
 
@@ -150,7 +150,7 @@ class ControlError(WireModel):
     error_code: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class UnknownControlResponse(UnknownBase):
     """A response envelope of an unknown subtype."""
 
@@ -160,7 +160,7 @@ class UnknownControlResponse(UnknownBase):
         return value if isinstance(value, str) else None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ControlResponse(Frame):
     """A control response, in either direction."""
 
@@ -178,7 +178,7 @@ class ControlResponse(Frame):
         return not isinstance(self.response, ControlSuccess)
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ControlCancelRequest(Frame):
     """Withdraws an in-flight request; it gets no reply."""
 
@@ -186,7 +186,7 @@ class ControlCancelRequest(Frame):
     request_id: str
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class KeepAlive(Frame):
     """Ignored by both sides; may carry a ``startup_mark``."""
 
@@ -194,7 +194,7 @@ class KeepAlive(Frame):
     startup_mark: Any = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class UpdateEnvironmentVariables(Frame):
     """Host -> CLI: push allow-listed environment variables (credentials)."""
 
@@ -207,7 +207,7 @@ class UpdateEnvironmentVariables(Frame):
 # initialize (§6.4)
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class HookMatcherConfig(WireModel):
     """One hook matcher as registered in ``initialize`` (``timeout`` in seconds)."""
 
@@ -217,7 +217,7 @@ class HookMatcherConfig(WireModel):
     on_failure: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class AgentDefinition(WireModel):
     """A custom subagent (``initialize.agents`` values)."""
 
@@ -240,7 +240,7 @@ class AgentDefinition(WireModel):
     observer_message: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class InitializeRequest(WireModel):
     """The first request of a session: hooks, agents, prompts and in-process servers."""
 
@@ -271,7 +271,7 @@ class InitializeRequest(WireModel):
     managed_settings: _JSON | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ModelInfo(WireModel):
     """A model the CLI offers; pass ``value`` to ``set_model``."""
 
@@ -287,7 +287,7 @@ class ModelInfo(WireModel):
     supports_thinking_off: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class AgentInfo(WireModel):
     """An agent type the CLI knows."""
 
@@ -296,7 +296,7 @@ class AgentInfo(WireModel):
     model: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class AccountInfo(WireModel):
     """How the CLI is authenticated."""
 
@@ -308,7 +308,7 @@ class AccountInfo(WireModel):
     api_provider: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class InitializeResponse(WireModel):
     """The CLI's answer to ``initialize``: what it offers and what it applied."""
 
@@ -350,7 +350,7 @@ class InitializeResponse(WireModel):
 # Host -> CLI requests (§6.3)
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class InterruptRequest(WireModel):
     """Stop the current turn (the session stays usable)."""
 
@@ -358,7 +358,7 @@ class InterruptRequest(WireModel):
     cancel_queued: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class SetPermissionModeRequest(WireModel):
     """Change the permission mode."""
 
@@ -367,7 +367,7 @@ class SetPermissionModeRequest(WireModel):
     answers_bypass_switch_back: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class SetModelRequest(WireModel):
     """Change the model (None or ``"default"`` goes back to the default)."""
 
@@ -375,7 +375,7 @@ class SetModelRequest(WireModel):
     model: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class SetMaxThinkingTokensRequest(WireModel):
     """Change the thinking budget."""
 
@@ -384,7 +384,7 @@ class SetMaxThinkingTokensRequest(WireModel):
     thinking_display: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class McpStatusRequest(WireModel):
     """Ask for the status of every MCP server."""
 
@@ -392,7 +392,7 @@ class McpStatusRequest(WireModel):
     live_reply: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class McpMessageRequest(WireModel):
     """A JSON-RPC message for an in-process MCP server (both directions)."""
 
@@ -401,7 +401,7 @@ class McpMessageRequest(WireModel):
     message: _JSON
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class McpSetServersRequest(WireModel):
     """Replace the dynamic MCP servers."""
 
@@ -409,7 +409,7 @@ class McpSetServersRequest(WireModel):
     servers: dict[str, _JSON]
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class McpReconnectRequest(WireModel):
     """Reconnect an MCP server."""
 
@@ -417,7 +417,7 @@ class McpReconnectRequest(WireModel):
     server_name: str
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class McpToggleRequest(WireModel):
     """Enable or disable an MCP server."""
 
@@ -426,7 +426,7 @@ class McpToggleRequest(WireModel):
     enabled: bool
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class SetMcpPermissionModeOverrideRequest(WireModel):
     """Override an MCP server's permission mode."""
 
@@ -435,7 +435,7 @@ class SetMcpPermissionModeOverrideRequest(WireModel):
     mode: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class McpReadResourceRequest(WireModel):
     """Read a ``ui://`` resource of an MCP server."""
 
@@ -444,7 +444,7 @@ class McpReadResourceRequest(WireModel):
     uri: str
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class McpCallRequest(WireModel):
     """Call an MCP tool without a model turn (not for in-process servers)."""
 
@@ -459,7 +459,7 @@ class McpCallRequest(WireModel):
     output_files: list[_JSON] | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class RewindFilesRequest(WireModel):
     """Rewind files to their state at a user message (needs file checkpointing)."""
 
@@ -468,7 +468,7 @@ class RewindFilesRequest(WireModel):
     dry_run: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class GetContextUsageRequest(WireModel):
     """Ask how the context window is used (costs about 34 token-count calls)."""
 
@@ -476,7 +476,7 @@ class GetContextUsageRequest(WireModel):
     detail: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class GetUsageRequest(WireModel):
     """Ask for the session's usage and rate limits."""
 
@@ -484,28 +484,28 @@ class GetUsageRequest(WireModel):
     skip_behaviors: Any = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class GetSessionCostRequest(WireModel):
     """Ask for the ``/usage`` text."""
 
     subtype: ClassVar[str] = "get_session_cost"
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ListModelsRequest(WireModel):
     """List the models the CLI offers."""
 
     subtype: ClassVar[str] = "list_models"
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class GetBinaryVersionRequest(WireModel):
     """Ask for the CLI binary's version."""
 
     subtype: ClassVar[str] = "get_binary_version"
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class FileSuggestionsRequest(WireModel):
     """File-path completions for a query."""
 
@@ -513,7 +513,7 @@ class FileSuggestionsRequest(WireModel):
     query: str
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class RenameSessionRequest(WireModel):
     """Set the session's title."""
 
@@ -523,7 +523,7 @@ class RenameSessionRequest(WireModel):
     session_id: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class CancelAsyncMessageRequest(WireModel):
     """Withdraw a queued user message by its uuid."""
 
@@ -531,7 +531,7 @@ class CancelAsyncMessageRequest(WireModel):
     message_uuid: str
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ReadFileRequest(WireModel):
     """Read a file through the CLI (subject to its Read rules)."""
 
@@ -541,7 +541,7 @@ class ReadFileRequest(WireModel):
     encoding: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class SeedReadStateRequest(WireModel):
     """Tell the CLI a file was read at ``mtime``."""
 
@@ -550,7 +550,7 @@ class SeedReadStateRequest(WireModel):
     mtime: float
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class RegisterRepoRootRequest(WireModel):
     """Register another repository root."""
 
@@ -561,7 +561,7 @@ class RegisterRepoRootRequest(WireModel):
     reload_skills: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ReloadPluginsRequest(WireModel):
     """Reload plugins."""
 
@@ -571,21 +571,21 @@ class ReloadPluginsRequest(WireModel):
     refuse_if_busy: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ReloadSkillsRequest(WireModel):
     """Reload skills."""
 
     subtype: ClassVar[str] = "reload_skills"
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ReloadOutputStylesRequest(WireModel):
     """Reload output styles."""
 
     subtype: ClassVar[str] = "reload_output_styles"
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class SetHasSubscribersRequest(WireModel):
     """Tell the CLI whether anyone watches the session."""
 
@@ -593,7 +593,7 @@ class SetHasSubscribersRequest(WireModel):
     has_subscribers: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class StopTaskRequest(WireModel):
     """Stop a background task."""
 
@@ -601,7 +601,7 @@ class StopTaskRequest(WireModel):
     task_id: str
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class BackgroundTasksRequest(WireModel):
     """Move running work to the background."""
 
@@ -609,7 +609,7 @@ class BackgroundTasksRequest(WireModel):
     tool_use_id: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class GetTaskOutputRequest(WireModel):
     """Read a background task's output."""
 
@@ -617,7 +617,7 @@ class GetTaskOutputRequest(WireModel):
     task_id: str
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ApplyFlagSettingsRequest(WireModel):
     """Apply partial settings (a None value clears a key)."""
 
@@ -625,21 +625,21 @@ class ApplyFlagSettingsRequest(WireModel):
     settings: _JSON
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class GetSettingsRequest(WireModel):
     """Ask for the effective settings and their sources."""
 
     subtype: ClassVar[str] = "get_settings"
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class GetHooksListingRequest(WireModel):
     """Ask for every registered hook."""
 
     subtype: ClassVar[str] = "get_hooks_listing"
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class UpdateSettingsRequest(WireModel):
     """Persist settings (only ``outputStyle`` and ``effortLevel``)."""
 
@@ -648,21 +648,21 @@ class UpdateSettingsRequest(WireModel):
     settings: _JSON
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ListPermissionRulesRequest(WireModel):
     """List the permission rules in effect."""
 
     subtype: ClassVar[str] = "list_permission_rules"
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class EndSessionRequest(WireModel):
     """End the session."""
 
     subtype: ClassVar[str] = "end_session"
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class SetColorRequest(WireModel):
     """Set the session colour (refused over stdio by CLI 2.1.330)."""
 
@@ -674,7 +674,7 @@ class SetColorRequest(WireModel):
 # CLI -> host requests (§6.5, §6.6)
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class McpServerRef(WireModel):
     """Which MCP server a tool belongs to."""
 
@@ -682,7 +682,7 @@ class McpServerRef(WireModel):
     source: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class CanUseToolRequest(WireModel):
     """The CLI asks whether a tool may run (needs ``--permission-prompt-tool=stdio``)."""
 
@@ -711,7 +711,7 @@ class CanUseToolRequest(WireModel):
     computer_folder: Any = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class HookCallbackRequest(WireModel):
     """The CLI runs a hook callback registered in ``initialize``."""
 
@@ -721,7 +721,7 @@ class HookCallbackRequest(WireModel):
     tool_use_id: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ElicitationRequest(WireModel):
     """An MCP server asks the user for input."""
 
@@ -738,7 +738,7 @@ class ElicitationRequest(WireModel):
     description: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class RequestUserDialogRequest(WireModel):
     """The CLI asks the host to show a dialog of a kind it declared."""
 
@@ -748,21 +748,21 @@ class RequestUserDialogRequest(WireModel):
     tool_use_id: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class OAuthTokenRefreshRequest(WireModel):
     """The CLI needs a fresh OAuth token."""
 
     subtype: ClassVar[str] = "oauth_token_refresh"
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class HostAuthTokenRefreshRequest(WireModel):
     """The CLI needs a fresh host auth token."""
 
     subtype: ClassVar[str] = "host_auth_token_refresh"
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class UnknownControlRequest(UnknownBase):
     """A request payload of a subtype the model does not know; ``raw`` is the payload."""
 
@@ -880,7 +880,7 @@ ControlRequestPayload = (
 # Typed success bodies (keyed by the request subtype they answer)
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class InterruptResponse(WireModel):
     """The interrupt's receipt: user messages still queued (and any cancelled)."""
 
@@ -888,21 +888,21 @@ class InterruptResponse(WireModel):
     cancelled: list[str] | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class SetModelResponse(WireModel):
     """The model now in use."""
 
     model: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class SetPermissionModeResponse(WireModel):
     """The permission mode now in effect."""
 
     mode: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class McpServerStatus(WireModel):
     """One MCP server's status."""
 
@@ -917,14 +917,14 @@ class McpServerStatus(WireModel):
     tools: list[_JSON] | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class McpStatusResponse(WireModel):
     """Every MCP server's status."""
 
     mcp_servers: list[McpServerStatus] | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class McpSetServersResponse(WireModel):
     """What ``mcp_set_servers`` changed; per-server failures are in ``errors``."""
 
@@ -933,7 +933,7 @@ class McpSetServersResponse(WireModel):
     errors: dict[str, str] | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class RewindFilesResponse(WireModel):
     """Whether files can be (or were) rewound."""
 
@@ -945,7 +945,7 @@ class RewindFilesResponse(WireModel):
     skipped_links: Any = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ContextUsageResponse(WireModel):
     """How the context window is used."""
 
@@ -972,7 +972,7 @@ class ContextUsageResponse(WireModel):
     api_usage: Any = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class GetBinaryVersionResponse(WireModel):
     """The CLI binary's version facts."""
 
@@ -981,14 +981,14 @@ class GetBinaryVersionResponse(WireModel):
     oldest_desktop_sdk: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class CancelAsyncMessageResponse(WireModel):
     """Whether the queued message was withdrawn."""
 
     cancelled: bool = False
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ReadFileResponse(WireModel):
     """A file read through the CLI."""
 
@@ -999,7 +999,7 @@ class ReadFileResponse(WireModel):
     lossy: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ListModelsResponse(WireModel):
     """The models the CLI offers."""
 

@@ -148,7 +148,7 @@ _TITLE_SIDECAR = "custom-title.json"
 # Transcript entries
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class _Entry(WireModel):
     """Base of the typed transcript entries (one JSON line each, camelCase keys)."""
 
@@ -163,7 +163,7 @@ class _Entry(WireModel):
         return data
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ChainEntry(_Entry):
     """An entry of the conversation: linked to the one before it by ``parent_uuid``.
 
@@ -193,7 +193,7 @@ class ChainEntry(_Entry):
     is_meta: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class UserEntry(ChainEntry):
     """A user message: a prompt, or the results of tool calls (``message.content`` blocks).
 
@@ -232,7 +232,7 @@ class UserEntry(ChainEntry):
         )
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class AssistantEntry(ChainEntry):
     """One content block of a model response (``message`` is the API message)."""
 
@@ -264,7 +264,7 @@ class AssistantEntry(ChainEntry):
         )
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class SystemEntry(ChainEntry):
     """A note of the CLI's in the conversation (``subtype`` such as ``compact_boundary``)."""
 
@@ -275,7 +275,7 @@ class SystemEntry(ChainEntry):
     compact_metadata: Any = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class AttachmentEntry(ChainEntry):
     """Context the CLI attached to the conversation (``attachment["type"]``: ``environment``,
     ``skill_listing``, ``date``, ``prompt_snapshot``, ...)."""
@@ -284,7 +284,7 @@ class AttachmentEntry(ChainEntry):
     attachment: Any = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ProgressEntry(ChainEntry):
     """A tool's progress report (older CLIs wrote these into the conversation)."""
 
@@ -294,7 +294,7 @@ class ProgressEntry(ChainEntry):
     parent_tool_use_id: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class SummaryEntry(_Entry):
     """A summary of the conversation up to ``leaf_uuid``."""
 
@@ -303,7 +303,7 @@ class SummaryEntry(_Entry):
     leaf_uuid: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class CustomTitleEntry(_Entry):
     """The title a user gave the session (the last one wins; an empty one clears it)."""
 
@@ -311,7 +311,7 @@ class CustomTitleEntry(_Entry):
     custom_title: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class AiTitleEntry(_Entry):
     """A title the CLI generated for the session."""
 
@@ -319,7 +319,7 @@ class AiTitleEntry(_Entry):
     ai_title: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class TagEntry(_Entry):
     """The session's tag (the last one wins; an empty one clears it)."""
 
@@ -327,7 +327,7 @@ class TagEntry(_Entry):
     tag: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class LastPromptEntry(_Entry):
     """Written after each turn: the prompt the CLI lists the session by, and the leaf."""
 
@@ -336,7 +336,7 @@ class LastPromptEntry(_Entry):
     leaf_uuid: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class AgentNameEntry(_Entry):
     """The session's agent name (a rename sets it to the title)."""
 
@@ -344,7 +344,7 @@ class AgentNameEntry(_Entry):
     agent_name: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ModeEntry(_Entry):
     """The session's mode (``normal``, ...)."""
 
@@ -352,7 +352,7 @@ class ModeEntry(_Entry):
     mode: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class QueueOperationEntry(_Entry):
     """A change to the CLI's prompt queue (``enqueue``, ``dequeue``, ``remove``)."""
 
@@ -361,7 +361,7 @@ class QueueOperationEntry(_Entry):
     content: Any = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class UnknownEntry(UnknownBase):
     """An entry of a kind this module does not type (``raw`` is the line's object).
 
@@ -430,7 +430,7 @@ _ENTRY_UNION: Any = TranscriptEntry
 
 def _decode_in_place(data: dict[str, Any]) -> TranscriptEntry:
     """Type a freshly parsed line; the dict becomes the entry (the codec works in place)."""
-    entry: TranscriptEntry = _codec.converter.structure(data, _ENTRY_UNION)
+    entry: TranscriptEntry = _codec.get_converter().structure(data, _ENTRY_UNION)
     return entry
 
 

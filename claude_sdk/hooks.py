@@ -150,7 +150,7 @@ HOOK_EVENTS: tuple[str, ...] = typing.get_args(HookEvent)
 # Inputs (§9.1)
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class BaseHookInput(WireModel):
     """The fields every hook input carries.
 
@@ -192,7 +192,7 @@ class _ToolInputView:
         return typed_input(self.tool_name, self.tool_input)
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class PreToolUseInput(_ToolInputView, BaseHookInput):
     """Before a tool runs; the output may allow, deny, ask, defer or rewrite the input."""
 
@@ -204,7 +204,7 @@ class PreToolUseInput(_ToolInputView, BaseHookInput):
     mcp_server: _JSON | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class PostToolUseInput(_ToolInputView, BaseHookInput):
     """After a tool succeeded."""
 
@@ -218,7 +218,7 @@ class PostToolUseInput(_ToolInputView, BaseHookInput):
     mcp_server: _JSON | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class PostToolUseFailureInput(_ToolInputView, BaseHookInput):
     """After a tool failed."""
 
@@ -232,7 +232,7 @@ class PostToolUseFailureInput(_ToolInputView, BaseHookInput):
     mcp_server: _JSON | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class PostToolBatchCall(WireModel):
     """One tool call of a `PostToolBatchInput`."""
 
@@ -242,7 +242,7 @@ class PostToolBatchCall(WireModel):
     tool_response: Any = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class PostToolBatchInput(BaseHookInput):
     """After a batch of parallel tool calls finished."""
 
@@ -250,7 +250,7 @@ class PostToolBatchInput(BaseHookInput):
     tool_calls: list[PostToolBatchCall]
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class NotificationInput(BaseHookInput):
     """The CLI shows a notification."""
 
@@ -260,7 +260,7 @@ class NotificationInput(BaseHookInput):
     title: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class UserPromptSubmitInput(BaseHookInput):
     """A prompt was submitted (before the model sees it)."""
 
@@ -272,7 +272,7 @@ class UserPromptSubmitInput(BaseHookInput):
     session_title: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class UserPromptExpansionInput(BaseHookInput):
     """A slash command or MCP prompt was expanded into a prompt."""
 
@@ -284,7 +284,7 @@ class UserPromptExpansionInput(BaseHookInput):
     command_source: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class SessionStartInput(BaseHookInput):
     """A session starts (or resumes, clears, compacts, forks)."""
 
@@ -298,7 +298,7 @@ class SessionStartInput(BaseHookInput):
     estimated_cache_write_usd: float | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class SessionEndInput(BaseHookInput):
     """A session ends."""
 
@@ -306,7 +306,7 @@ class SessionEndInput(BaseHookInput):
     reason: Literal["clear", "resume", "logout", "prompt_input_exit", "other"]
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class StopInput(BaseHookInput):
     """The main agent is about to stop (after its final message, before ``result``)."""
 
@@ -320,7 +320,7 @@ class StopInput(BaseHookInput):
     session_crons: list[_JSON] | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class StopFailureInput(BaseHookInput):
     """The turn ended on an API error."""
 
@@ -331,7 +331,7 @@ class StopFailureInput(BaseHookInput):
     last_assistant_message: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class SubagentStartInput(BaseHookInput):
     """A subagent starts."""
 
@@ -340,7 +340,7 @@ class SubagentStartInput(BaseHookInput):
     agent_type: str
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class SubagentStopInput(BaseHookInput):
     """A subagent is about to stop."""
 
@@ -354,7 +354,7 @@ class SubagentStopInput(BaseHookInput):
     session_crons: list[_JSON] | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class PreCompactInput(BaseHookInput):
     """Before the conversation is compacted."""
 
@@ -364,7 +364,7 @@ class PreCompactInput(BaseHookInput):
     custom_instructions: str | None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class PostCompactInput(BaseHookInput):
     """After the conversation was compacted."""
 
@@ -373,7 +373,7 @@ class PostCompactInput(BaseHookInput):
     compact_summary: str
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class PreModelSwitchInput(BaseHookInput):
     """Before the model changes; the output may allow, deny or ask."""
 
@@ -390,7 +390,7 @@ class PreModelSwitchInput(BaseHookInput):
     pricing: Any
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class PostModelSwitchInput(BaseHookInput):
     """After the model changed."""
 
@@ -407,7 +407,7 @@ class PostModelSwitchInput(BaseHookInput):
     pricing: Any
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class PermissionRequestInput(_ToolInputView, BaseHookInput):
     """A permission prompt is about to be shown; the output may decide it."""
 
@@ -418,7 +418,7 @@ class PermissionRequestInput(_ToolInputView, BaseHookInput):
     mcp_server: _JSON | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class PermissionDeniedInput(_ToolInputView, BaseHookInput):
     """A tool call was denied; the output may ask for a retry."""
 
@@ -430,7 +430,7 @@ class PermissionDeniedInput(_ToolInputView, BaseHookInput):
     mcp_server: _JSON | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class SetupInput(BaseHookInput):
     """Repository setup (``--init``, ``--maintenance``)."""
 
@@ -438,7 +438,7 @@ class SetupInput(BaseHookInput):
     trigger: Literal["init", "maintenance"]
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class TeammateIdleInput(BaseHookInput):
     """A teammate has nothing to do."""
 
@@ -447,7 +447,7 @@ class TeammateIdleInput(BaseHookInput):
     team_name: str
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class TaskCreatedInput(BaseHookInput):
     """A task was created."""
 
@@ -459,7 +459,7 @@ class TaskCreatedInput(BaseHookInput):
     team_name: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class TaskCompletedInput(BaseHookInput):
     """A task was completed."""
 
@@ -471,7 +471,7 @@ class TaskCompletedInput(BaseHookInput):
     team_name: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ElicitationInput(BaseHookInput):
     """An MCP server asks the user for input; the output may answer for the user."""
 
@@ -484,7 +484,7 @@ class ElicitationInput(BaseHookInput):
     requested_schema: _JSON | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ElicitationResultInput(BaseHookInput):
     """The user answered an elicitation; the output may override the answer."""
 
@@ -496,7 +496,7 @@ class ElicitationResultInput(BaseHookInput):
     content: _JSON | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ConfigChangeInput(BaseHookInput):
     """A settings source changed."""
 
@@ -507,7 +507,7 @@ class ConfigChangeInput(BaseHookInput):
     file_path: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class WorktreeCreateInput(BaseHookInput):
     """A git worktree is to be created; the output says where it is."""
 
@@ -515,7 +515,7 @@ class WorktreeCreateInput(BaseHookInput):
     name: str
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class WorktreeRemoveInput(BaseHookInput):
     """A git worktree is to be removed."""
 
@@ -523,7 +523,7 @@ class WorktreeRemoveInput(BaseHookInput):
     worktree_path: str
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class InstructionsLoadedInput(BaseHookInput):
     """An instructions file (CLAUDE.md, a rule file) was loaded."""
 
@@ -536,7 +536,7 @@ class InstructionsLoadedInput(BaseHookInput):
     parent_file_path: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class CwdChangedInput(BaseHookInput):
     """The working directory changed."""
 
@@ -545,7 +545,7 @@ class CwdChangedInput(BaseHookInput):
     new_cwd: str
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class FileChangedInput(BaseHookInput):
     """A watched file changed."""
 
@@ -554,7 +554,7 @@ class FileChangedInput(BaseHookInput):
     event: Literal["change", "add", "unlink"]
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class DirectoryAddedInput(BaseHookInput):
     """A working directory was added."""
 
@@ -563,7 +563,7 @@ class DirectoryAddedInput(BaseHookInput):
     source: Literal["slash_command", "register_repo_root"]
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class MessageDisplayInput(BaseHookInput):
     """A piece of an assistant message is about to be displayed."""
 
@@ -575,7 +575,7 @@ class MessageDisplayInput(BaseHookInput):
     delta: str
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class UnknownHookInput(UnknownBase):
     """The input of an event the model does not know (or could not type); ``raw`` is it."""
 
@@ -639,7 +639,7 @@ HOOK_INPUTS: dict[str, type[BaseHookInput]] = {
 # Outputs (§9.2)
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class BaseHookSpecificOutput(WireModel):
     """Base of the event-specific outputs (``hookSpecificOutput``)."""
 
@@ -647,7 +647,7 @@ class BaseHookSpecificOutput(WireModel):
     hook_event_name: ClassVar[str]
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class PreToolUseOutput(BaseHookSpecificOutput):
     """Decide a tool call before it runs.
 
@@ -667,7 +667,7 @@ class PreToolUseOutput(BaseHookSpecificOutput):
     additional_context: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class PostToolUseOutput(BaseHookSpecificOutput):
     """Add context after a tool ran, or replace what the model sees of its output.
 
@@ -681,7 +681,7 @@ class PostToolUseOutput(BaseHookSpecificOutput):
     updated_mcp_tool_output: Any = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class PostToolUseFailureOutput(BaseHookSpecificOutput):
     """Add context after a tool failed."""
 
@@ -689,7 +689,7 @@ class PostToolUseFailureOutput(BaseHookSpecificOutput):
     additional_context: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class PostToolBatchOutput(BaseHookSpecificOutput):
     """Add context after a batch of tool calls."""
 
@@ -697,7 +697,7 @@ class PostToolBatchOutput(BaseHookSpecificOutput):
     additional_context: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class NotificationOutput(BaseHookSpecificOutput):
     """Add context on a notification."""
 
@@ -705,7 +705,7 @@ class NotificationOutput(BaseHookSpecificOutput):
     additional_context: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class UserPromptSubmitOutput(BaseHookSpecificOutput):
     """Add context to a prompt, title the session, or hide the original prompt."""
 
@@ -715,7 +715,7 @@ class UserPromptSubmitOutput(BaseHookSpecificOutput):
     suppress_original_prompt: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class UserPromptExpansionOutput(BaseHookSpecificOutput):
     """Add context to an expanded prompt, or hide the original."""
 
@@ -724,7 +724,7 @@ class UserPromptExpansionOutput(BaseHookSpecificOutput):
     suppress_original_prompt: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class SessionStartOutput(BaseHookSpecificOutput):
     """Prime a starting session."""
 
@@ -736,7 +736,7 @@ class SessionStartOutput(BaseHookSpecificOutput):
     reload_skills: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class StopOutput(BaseHookSpecificOutput):
     """Add context when the agent stops."""
 
@@ -744,7 +744,7 @@ class StopOutput(BaseHookSpecificOutput):
     additional_context: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class SubagentStartOutput(BaseHookSpecificOutput):
     """Add context to a starting subagent."""
 
@@ -752,7 +752,7 @@ class SubagentStartOutput(BaseHookSpecificOutput):
     additional_context: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class SubagentStopOutput(BaseHookSpecificOutput):
     """Add context when a subagent stops."""
 
@@ -760,7 +760,7 @@ class SubagentStopOutput(BaseHookSpecificOutput):
     additional_context: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class PreModelSwitchOutput(BaseHookSpecificOutput):
     """Decide a model switch."""
 
@@ -769,7 +769,7 @@ class PreModelSwitchOutput(BaseHookSpecificOutput):
     permission_decision_reason: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class PostModelSwitchOutput(BaseHookSpecificOutput):
     """Add context after a model switch."""
 
@@ -777,7 +777,7 @@ class PostModelSwitchOutput(BaseHookSpecificOutput):
     additional_context: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class PermissionRequestOutput(BaseHookSpecificOutput):
     """Answer a permission prompt in place of the user.
 
@@ -790,7 +790,7 @@ class PermissionRequestOutput(BaseHookSpecificOutput):
     decision: PermissionResult
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class PermissionDeniedOutput(BaseHookSpecificOutput):
     """Ask for a denied tool call to be retried."""
 
@@ -798,7 +798,7 @@ class PermissionDeniedOutput(BaseHookSpecificOutput):
     retry: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class SetupOutput(BaseHookSpecificOutput):
     """Add context after setup."""
 
@@ -806,7 +806,7 @@ class SetupOutput(BaseHookSpecificOutput):
     additional_context: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ElicitationOutput(BaseHookSpecificOutput):
     """Answer an elicitation in place of the user."""
 
@@ -815,7 +815,7 @@ class ElicitationOutput(BaseHookSpecificOutput):
     content: _JSON | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ElicitationResultOutput(BaseHookSpecificOutput):
     """Override the user's answer to an elicitation."""
 
@@ -824,7 +824,7 @@ class ElicitationResultOutput(BaseHookSpecificOutput):
     content: _JSON | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class WorktreeCreateOutput(BaseHookSpecificOutput):
     """Where the created worktree is."""
 
@@ -832,7 +832,7 @@ class WorktreeCreateOutput(BaseHookSpecificOutput):
     worktree_path: str
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class CwdChangedOutput(BaseHookSpecificOutput):
     """Paths to watch (``FileChanged``) after a directory change."""
 
@@ -840,7 +840,7 @@ class CwdChangedOutput(BaseHookSpecificOutput):
     watch_paths: list[str] | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class FileChangedOutput(BaseHookSpecificOutput):
     """Paths to watch from now on."""
 
@@ -848,7 +848,7 @@ class FileChangedOutput(BaseHookSpecificOutput):
     watch_paths: list[str] | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class MessageDisplayOutput(BaseHookSpecificOutput):
     """Replace what is displayed of a message."""
 
@@ -856,7 +856,7 @@ class MessageDisplayOutput(BaseHookSpecificOutput):
     display_content: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class UnknownHookSpecificOutput(UnknownBase):
     """A ``hookSpecificOutput`` of an event the model does not know; ``raw`` is the dict.
 
@@ -905,7 +905,7 @@ HOOK_SPECIFIC_OUTPUTS: dict[str, type[BaseHookSpecificOutput]] = {
 }
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class HookOutput(WireModel):
     """A synchronous hook answer; every field is optional and ``HookOutput()`` is ``{}``.
 
@@ -930,7 +930,7 @@ class HookOutput(WireModel):
     specific: HookSpecificOutput | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class AsyncHookOutput(WireModel):
     """Finish the hook in the background (wire ``{"async": true, "asyncTimeout"?}``).
 

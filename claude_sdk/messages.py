@@ -100,7 +100,7 @@ _JSON = dict[str, Any]
 # Content blocks (§8)
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class TextBlock(WireModel):
     """Text, from the model or the user."""
 
@@ -109,7 +109,7 @@ class TextBlock(WireModel):
     citations: list[_JSON] | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ThinkingBlock(WireModel):
     """The model's visible reasoning; sent in its own `AssistantMessage`."""
 
@@ -118,7 +118,7 @@ class ThinkingBlock(WireModel):
     signature: str = ""
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class RedactedThinkingBlock(WireModel):
     """Encrypted reasoning."""
 
@@ -126,7 +126,7 @@ class RedactedThinkingBlock(WireModel):
     data: str
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ToolUseBlock(WireModel):
     """A tool call by the model. ``input`` is the dict the model produced."""
 
@@ -136,7 +136,7 @@ class ToolUseBlock(WireModel):
     input: _JSON
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ToolResultBlock(WireModel):
     """A tool's result, carried by a `UserMessage`.
 
@@ -149,7 +149,7 @@ class ToolResultBlock(WireModel):
     is_error: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ServerToolUseBlock(WireModel):
     """A server-side tool call (``web_search``, ``web_fetch``, ``code_execution``, ...)."""
 
@@ -159,7 +159,7 @@ class ServerToolUseBlock(WireModel):
     input: _JSON
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ServerToolResultBlock(WireModel):
     """A server-side tool's result (``web_search_tool_result``, any ``*_tool_result``)."""
 
@@ -168,7 +168,7 @@ class ServerToolResultBlock(WireModel):
     content: Any = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ImageBlock(WireModel):
     """An image (``source`` is ``{type: "base64"|"url"|"file", ...}``)."""
 
@@ -177,7 +177,7 @@ class ImageBlock(WireModel):
     cache_control: _JSON | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class DocumentBlock(WireModel):
     """A document such as a PDF."""
 
@@ -189,7 +189,7 @@ class DocumentBlock(WireModel):
     cache_control: _JSON | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class UnknownBlock(UnknownBase):
     """A content block of a kind the model does not know; ``raw`` is the block."""
 
@@ -217,7 +217,7 @@ ContentBlock = (
 # Parts
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class Usage(WireModel):
     """Token usage of an API response or a turn."""
 
@@ -235,7 +235,7 @@ class Usage(WireModel):
     fallback_credit: Any = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ModelUsage(WireModel):
     """Cumulative usage of one model in a process (``result.modelUsage`` values)."""
 
@@ -255,7 +255,7 @@ class ModelUsage(WireModel):
     cost_basis: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class APIMessage(WireModel):
     """The Anthropic API message inside an `AssistantMessage`.
 
@@ -280,7 +280,7 @@ class APIMessage(WireModel):
 UserContent = str | list[ContentBlock]
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class UserPayload(WireModel):
     """The ``message`` of a user frame: ``role`` is always ``"user"``."""
 
@@ -288,7 +288,7 @@ class UserPayload(WireModel):
     content: UserContent = ""
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class PermissionDenial(WireModel):
     """One entry of ``result.permission_denials``."""
 
@@ -297,7 +297,7 @@ class PermissionDenial(WireModel):
     tool_input: _JSON
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class McpServerInfo(WireModel):
     """An MCP server as listed by ``system/init``."""
 
@@ -306,7 +306,7 @@ class McpServerInfo(WireModel):
     source: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class PluginInfo(WireModel):
     """A loaded plugin as listed by ``system/init``."""
 
@@ -316,7 +316,7 @@ class PluginInfo(WireModel):
     version: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ToolUseMeta(WireModel):
     """Display facts of an MCP tool call (``assistant.tool_use_meta``)."""
 
@@ -326,7 +326,7 @@ class ToolUseMeta(WireModel):
     tool_name: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class CompactMetadata(WireModel):
     """``system/compact_boundary.compact_metadata``."""
 
@@ -339,7 +339,7 @@ class CompactMetadata(WireModel):
     cumulative_dropped_tokens: int | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class BackgroundTask(WireModel):
     """An entry of ``system/background_tasks_changed.tasks``."""
 
@@ -352,7 +352,7 @@ class BackgroundTask(WireModel):
     ambient: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class SlashCommand(WireModel):
     """A slash command (initialize response, ``system/commands_changed``)."""
 
@@ -363,7 +363,7 @@ class SlashCommand(WireModel):
     builtin: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class RateLimitInfo(WireModel):
     """``rate_limit_event.rate_limit_info``."""
 
@@ -388,7 +388,7 @@ class RateLimitInfo(WireModel):
 # Messages
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class AssistantMessage(Frame):
     """One completed content block of a model response (§7.4).
 
@@ -439,7 +439,7 @@ class AssistantMessage(Frame):
         return "".join(b.text for b in self.message.content if isinstance(b, TextBlock))
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class UserMessage(Frame):
     """A user frame: a prompt the host writes, or a tool result / note / replay the CLI emits.
 
@@ -502,7 +502,7 @@ class UserMessage(Frame):
         return "".join(b.text for b in content if isinstance(b, TextBlock))
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ResultMessage(Frame):
     """The end of a turn (§7.6).
 
@@ -561,7 +561,7 @@ class ResultMessage(Frame):
         return self.result or ""
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class StreamEvent(Frame):
     """A raw API streaming event (only with ``include_partial_messages``)."""
 
@@ -584,7 +584,7 @@ class StreamEvent(Frame):
 # system/*
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class SystemMessage(Frame):
     """A ``system`` frame. Known subtypes have subclasses; others arrive as this class,
     with their fields in ``extra``."""
@@ -595,7 +595,7 @@ class SystemMessage(Frame):
     uuid: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class InitMessage(SystemMessage):
     """``system/init``: the session's facts, at the start of every turn."""
 
@@ -632,7 +632,7 @@ class InitMessage(SystemMessage):
     ultrathink_typed_raises: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class SessionStateChangedMessage(SystemMessage):
     """``running``, ``requires_action`` or ``idle`` (needs the session-state variable)."""
 
@@ -641,7 +641,7 @@ class SessionStateChangedMessage(SystemMessage):
     sdk_host_only: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class StatusMessage(SystemMessage):
     """``requesting`` / ``compacting`` / None, and permission-mode changes."""
 
@@ -653,7 +653,7 @@ class StatusMessage(SystemMessage):
     user_message_uuids: list[str] | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ApiRetryMessage(SystemMessage):
     """An API call is being retried."""
 
@@ -666,7 +666,7 @@ class ApiRetryMessage(SystemMessage):
     no_response: _JSON | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class PermissionDeniedMessage(SystemMessage):
     """A tool call was denied without asking (advisory; see ``result.permission_denials``)."""
 
@@ -679,7 +679,7 @@ class PermissionDeniedMessage(SystemMessage):
     decision_reason: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ThinkingTokensMessage(SystemMessage):
     """A running estimate of thinking tokens."""
 
@@ -689,7 +689,7 @@ class ThinkingTokensMessage(SystemMessage):
     user_message_uuid: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class InformationalMessage(SystemMessage):
     """A notice (for example a hook's ``systemMessage``)."""
 
@@ -701,7 +701,7 @@ class InformationalMessage(SystemMessage):
     tag: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class HookStartedMessage(SystemMessage):
     """A settings/plugin hook started (with ``include_hook_events``)."""
 
@@ -711,7 +711,7 @@ class HookStartedMessage(SystemMessage):
     hook_event: str
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class HookProgressMessage(SystemMessage):
     """Output of a running settings/plugin hook."""
 
@@ -724,7 +724,7 @@ class HookProgressMessage(SystemMessage):
     output: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class HookResponseMessage(SystemMessage):
     """A settings/plugin hook finished."""
 
@@ -739,7 +739,7 @@ class HookResponseMessage(SystemMessage):
     outcome: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class CompactBoundaryMessage(SystemMessage):
     """The conversation was compacted here."""
 
@@ -748,7 +748,7 @@ class CompactBoundaryMessage(SystemMessage):
     logical_parent_uuid: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class LocalCommandOutputMessage(SystemMessage):
     """Output of a local slash command."""
 
@@ -756,7 +756,7 @@ class LocalCommandOutputMessage(SystemMessage):
     content: str
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ControlRequestProgressMessage(SystemMessage):
     """Progress of a long host request (for example ``side_question``)."""
 
@@ -769,7 +769,7 @@ class ControlRequestProgressMessage(SystemMessage):
     error_status: int | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ModelRefusalFallbackMessage(SystemMessage):
     """The model refused; the CLI fell back to another model."""
 
@@ -787,7 +787,7 @@ class ModelRefusalFallbackMessage(SystemMessage):
     content: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ModelRefusalNoFallbackMessage(SystemMessage):
     """The model refused and no fallback was possible."""
 
@@ -800,7 +800,7 @@ class ModelRefusalNoFallbackMessage(SystemMessage):
     content: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class PluginInstallMessage(SystemMessage):
     """Plugin installation progress."""
 
@@ -810,7 +810,7 @@ class PluginInstallMessage(SystemMessage):
     error: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class TaskStartedMessage(SystemMessage):
     """A background task (subagent, shell, workflow) started."""
 
@@ -830,7 +830,7 @@ class TaskStartedMessage(SystemMessage):
     ambient: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class TaskProgressMessage(SystemMessage):
     """Progress of a background task."""
 
@@ -845,7 +845,7 @@ class TaskProgressMessage(SystemMessage):
     summary: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class TaskUpdatedMessage(SystemMessage):
     """A background task's state changed (``patch`` holds the changes)."""
 
@@ -855,7 +855,7 @@ class TaskUpdatedMessage(SystemMessage):
     run_id: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class TaskNotificationMessage(SystemMessage):
     """A background task ended."""
 
@@ -874,7 +874,7 @@ class TaskNotificationMessage(SystemMessage):
     ambient: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class BackgroundTasksChangedMessage(SystemMessage):
     """The full set of background tasks (replace, do not merge)."""
 
@@ -882,7 +882,7 @@ class BackgroundTasksChangedMessage(SystemMessage):
     tasks: list[BackgroundTask]
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class WorkerShuttingDownMessage(SystemMessage):
     """The CLI worker is shutting down."""
 
@@ -890,7 +890,7 @@ class WorkerShuttingDownMessage(SystemMessage):
     reason: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class CommandsChangedMessage(SystemMessage):
     """The slash commands changed (replace the cached list)."""
 
@@ -898,7 +898,7 @@ class CommandsChangedMessage(SystemMessage):
     commands: list[SlashCommand]
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class NotificationMessage(SystemMessage):
     """A user-facing notification."""
 
@@ -910,7 +910,7 @@ class NotificationMessage(SystemMessage):
     timeout_ms: int | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class FilesPersistedMessage(SystemMessage):
     """Files were uploaded/persisted."""
 
@@ -920,7 +920,7 @@ class FilesPersistedMessage(SystemMessage):
     processed_at: Any = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class MemoryRecallMessage(SystemMessage):
     """Memories were recalled into the context."""
 
@@ -929,7 +929,7 @@ class MemoryRecallMessage(SystemMessage):
     memories: list[_JSON] | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ElicitationCompleteMessage(SystemMessage):
     """An MCP elicitation completed."""
 
@@ -938,7 +938,7 @@ class ElicitationCompleteMessage(SystemMessage):
     elicitation_id: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class SessionWritesLostMessage(SystemMessage):
     """The CLI could not write its session files (disk full, quota)."""
 
@@ -948,7 +948,7 @@ class SessionWritesLostMessage(SystemMessage):
     transcript_session_ids: list[str] | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class SessionTitleChangedMessage(SystemMessage):
     """The session's title changed."""
 
@@ -1003,7 +1003,7 @@ SYSTEM_SUBTYPES: Mapping[str, type[SystemMessage]] = {
 # Other top-level frames (§7.8)
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class RateLimitEvent(Frame):
     """Rate-limit state of the account."""
 
@@ -1013,7 +1013,7 @@ class RateLimitEvent(Frame):
     uuid: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ToolProgressMessage(Frame):
     """A long-running tool is still working."""
 
@@ -1030,7 +1030,7 @@ class ToolProgressMessage(Frame):
     uuid: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ToolUseSummaryMessage(Frame):
     """A summary of preceding tool calls."""
 
@@ -1041,7 +1041,7 @@ class ToolUseSummaryMessage(Frame):
     uuid: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class AuthStatusMessage(Frame):
     """Authentication progress."""
 
@@ -1053,7 +1053,7 @@ class AuthStatusMessage(Frame):
     uuid: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class PromptSuggestionMessage(Frame):
     """A suggested next prompt (after a result, when enabled)."""
 
@@ -1063,7 +1063,7 @@ class PromptSuggestionMessage(Frame):
     uuid: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ConversationResetMessage(Frame):
     """The conversation was reset (``/clear``, plan-mode exit, ...)."""
 
@@ -1076,7 +1076,7 @@ class ConversationResetMessage(Frame):
     uuid: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ActiveGoalMessage(Frame):
     """The active goal changed (``value`` is None when cleared)."""
 
@@ -1086,7 +1086,7 @@ class ActiveGoalMessage(Frame):
     uuid: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class CommandLifecycleMessage(Frame):
     """State of a user line that carried a ``uuid`` (queued, started, completed, cancelled)."""
 
@@ -1097,7 +1097,7 @@ class CommandLifecycleMessage(Frame):
     uuid: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class TranscriptMirrorMessage(Frame):
     """Transcript entries mirrored to the host (with ``--session-mirror``)."""
 
@@ -1108,7 +1108,7 @@ class TranscriptMirrorMessage(Frame):
     uuid: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class UnknownMessage(UnknownBase):
     """A frame of a kind the model does not know (or could not type); ``raw`` is the frame."""
 

@@ -57,7 +57,7 @@ PermissionUpdateDestination = Literal[
 DecisionClassification = Literal["user_temporary", "user_permanent", "user_reject"]
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class PermissionRuleValue(WireModel):
     """One rule: a tool name and an optional specifier (``Bash`` + ``git *``)."""
 
@@ -70,7 +70,7 @@ class PermissionRuleValue(WireModel):
 # PermissionUpdate (§10.3)
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class AddRulesUpdate(WireModel):
     """Add rules with one behavior."""
 
@@ -80,7 +80,7 @@ class AddRulesUpdate(WireModel):
     destination: PermissionUpdateDestination = "session"
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ReplaceRulesUpdate(WireModel):
     """Replace every rule of one behavior at the destination."""
 
@@ -90,7 +90,7 @@ class ReplaceRulesUpdate(WireModel):
     destination: PermissionUpdateDestination = "session"
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class RemoveRulesUpdate(WireModel):
     """Remove rules of one behavior."""
 
@@ -100,7 +100,7 @@ class RemoveRulesUpdate(WireModel):
     destination: PermissionUpdateDestination = "session"
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class SetModeUpdate(WireModel):
     """Switch the permission mode."""
 
@@ -109,7 +109,7 @@ class SetModeUpdate(WireModel):
     destination: PermissionUpdateDestination = "session"
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class AddDirectoriesUpdate(WireModel):
     """Add working directories the tools may use."""
 
@@ -118,7 +118,7 @@ class AddDirectoriesUpdate(WireModel):
     destination: PermissionUpdateDestination = "session"
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class RemoveDirectoriesUpdate(WireModel):
     """Remove working directories."""
 
@@ -127,7 +127,7 @@ class RemoveDirectoriesUpdate(WireModel):
     destination: PermissionUpdateDestination = "session"
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class UnknownPermissionUpdate(UnknownBase):
     """A permission update of a ``type`` the model does not know; ``raw`` is the dict."""
 
@@ -153,7 +153,7 @@ PermissionUpdate = (
 # PermissionResult (§10.2): the success payload of a can_use_tool answer
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class PermissionAllow(WireModel):
     """Let the tool run.
 
@@ -173,7 +173,7 @@ class PermissionAllow(WireModel):
     decision_classification: DecisionClassification | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class PermissionDeny(WireModel):
     """Refuse the tool call.
 

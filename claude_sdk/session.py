@@ -35,7 +35,7 @@ import sys
 import types
 from collections.abc import AsyncIterable, AsyncIterator, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager
-from typing import Any, Final, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import anyio
 import anyio.abc
@@ -43,7 +43,6 @@ import attrs
 
 from . import control as c
 from ._lowlevel import Primitives
-from ._mcp_bridge import McpBridge
 from ._protocol import codec
 from ._protocol.control import ControlState
 from ._protocol.launch import HookRegistration, LaunchSpec, build_initialize, build_launch_spec
@@ -80,6 +79,9 @@ from .transports.base import Connection, Transport
 
 if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup
+
+if TYPE_CHECKING:
+    from ._mcp_bridge import McpBridge
 
 __all__ = ["MessageStream", "Session", "open_session"]
 
@@ -613,6 +615,8 @@ class Session:
         for name, server in self._options.sdk_mcp_servers.items():
             if server is None:
                 continue
+            from ._mcp_bridge import McpBridge  # only sessions with in-process servers
+
             bridge = McpBridge(name, server, self._relay_mcp)
             await self._tg.start(bridge.run)
             self._bridges[name] = bridge

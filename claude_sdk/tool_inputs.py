@@ -94,7 +94,7 @@ _JSON = dict[str, Any]
 # File tools
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ReadInput(WireModel):
     """Input of the ``Read`` tool: read a file (text, image, PDF or notebook).
 
@@ -111,7 +111,7 @@ class ReadInput(WireModel):
     pages: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class WriteInput(WireModel):
     """Input of the ``Write`` tool: create or overwrite a file.
 
@@ -124,7 +124,7 @@ class WriteInput(WireModel):
     content: str
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class EditInput(WireModel):
     """Input of the ``Edit`` tool: replace an exact string in a file.
 
@@ -141,7 +141,7 @@ class EditInput(WireModel):
     replace_all: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class EditOperation(WireModel):
     """One replacement of a ``MultiEdit`` call (as in `EditInput`, without the path)."""
 
@@ -150,7 +150,7 @@ class EditOperation(WireModel):
     replace_all: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class MultiEditInput(WireModel):
     """Input of the ``MultiEdit`` tool (older CLIs): several edits of one file, in order.
 
@@ -163,7 +163,7 @@ class MultiEditInput(WireModel):
     edits: list[EditOperation]
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class NotebookEditInput(WireModel):
     """Input of the ``NotebookEdit`` tool: replace, insert or delete a Jupyter cell.
 
@@ -186,7 +186,7 @@ class NotebookEditInput(WireModel):
 # Search
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class GlobInput(WireModel):
     """Input of the ``Glob`` tool: find files by name pattern.
 
@@ -199,7 +199,7 @@ class GlobInput(WireModel):
     path: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class GrepInput(WireModel):
     """Input of the ``Grep`` tool: search file contents with ripgrep.
 
@@ -246,7 +246,7 @@ class GrepInput(WireModel):
 # Shell and background tasks
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class BashInput(WireModel):
     """Input of the ``Bash`` tool: run a shell command.
 
@@ -266,7 +266,7 @@ class BashInput(WireModel):
     dangerously_disable_sandbox: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class BashOutputInput(WireModel):
     """Input of the ``BashOutput`` tool (older CLIs): read a background shell's new output.
 
@@ -279,7 +279,7 @@ class BashOutputInput(WireModel):
     filter: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class TaskOutputInput(WireModel):
     """Input of the ``TaskOutput`` tool: read a background task's output.
 
@@ -294,7 +294,7 @@ class TaskOutputInput(WireModel):
     timeout: float | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class TaskStopInput(WireModel):
     """Input of the ``TaskStop`` tool (``KillShell`` / ``KillBash`` in older CLIs): stop a
     background task.
@@ -308,7 +308,7 @@ class TaskStopInput(WireModel):
     shell_id: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class MonitorInput(WireModel):
     """Input of the ``Monitor`` tool: watch a command's output (or a WebSocket) as events.
 
@@ -331,7 +331,7 @@ class MonitorInput(WireModel):
 # Web
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class WebFetchInput(WireModel):
     """Input of the ``WebFetch`` tool: fetch a URL and run a prompt over its content.
 
@@ -344,7 +344,7 @@ class WebFetchInput(WireModel):
     prompt: str
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class WebSearchInput(WireModel):
     """Input of the ``WebSearch`` tool.
 
@@ -363,7 +363,7 @@ class WebSearchInput(WireModel):
 # Agents, tasks, planning, questions
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class AgentInput(WireModel):
     """Input of the ``Agent`` tool (named ``Task`` in the init message and older CLIs):
     start a subagent.
@@ -391,7 +391,7 @@ class AgentInput(WireModel):
     isolation: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class TodoItem(WireModel):
     """One entry of a ``TodoWrite`` list.
 
@@ -407,7 +407,7 @@ class TodoItem(WireModel):
     active_form: str
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class TodoWriteInput(WireModel):
     """Input of the ``TodoWrite`` tool: replace the session's todo list.
 
@@ -418,7 +418,7 @@ class TodoWriteInput(WireModel):
     todos: list[TodoItem]
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class TaskCreateInput(WireModel):
     """Input of the ``TaskCreate`` tool: add a task to the session's task list.
 
@@ -435,7 +435,7 @@ class TaskCreateInput(WireModel):
     metadata: _JSON | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class TaskGetInput(WireModel):
     """Input of the ``TaskGet`` tool: read one task of the task list.
 
@@ -446,7 +446,7 @@ class TaskGetInput(WireModel):
     task_id: str
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class TaskUpdateInput(WireModel):
     """Input of the ``TaskUpdate`` tool: change one task of the task list.
 
@@ -473,12 +473,12 @@ class TaskUpdateInput(WireModel):
     metadata: _JSON | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class TaskListInput(WireModel):
     """Input of the ``TaskList`` tool: list the session's tasks (no fields)."""
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class QuestionOption(WireModel):
     """One choice of a `UserQuestion`.
 
@@ -493,7 +493,7 @@ class QuestionOption(WireModel):
     preview: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class UserQuestion(WireModel):
     """One question of an ``AskUserQuestion`` call.
 
@@ -510,7 +510,7 @@ class UserQuestion(WireModel):
     multi_select: bool
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class AskUserQuestionInput(WireModel):
     """Input of the ``AskUserQuestion`` tool: ask the user multiple-choice questions.
 
@@ -530,7 +530,7 @@ class AskUserQuestionInput(WireModel):
     metadata: _JSON | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class AllowedPrompt(WireModel):
     """A category of actions an `ExitPlanModeInput` asks permission for.
 
@@ -543,7 +543,7 @@ class AllowedPrompt(WireModel):
     prompt: str
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ExitPlanModeInput(WireModel):
     """Input of the ``ExitPlanMode`` tool: present the plan and ask to leave plan mode.
 
@@ -556,12 +556,12 @@ class ExitPlanModeInput(WireModel):
     allowed_prompts: list[AllowedPrompt] | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class EnterPlanModeInput(WireModel):
     """Input of the ``EnterPlanMode`` tool (no fields)."""
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class EnterWorktreeInput(WireModel):
     """Input of the ``EnterWorktree`` tool: create or switch to a git worktree.
 
@@ -574,7 +574,7 @@ class EnterWorktreeInput(WireModel):
     path: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ExitWorktreeInput(WireModel):
     """Input of the ``ExitWorktree`` tool: leave the current worktree.
 
@@ -591,7 +591,7 @@ class ExitWorktreeInput(WireModel):
 # Scheduling
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class CronCreateInput(WireModel):
     """Input of the ``CronCreate`` tool: schedule a prompt.
 
@@ -608,7 +608,7 @@ class CronCreateInput(WireModel):
     durable: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class CronDeleteInput(WireModel):
     """Input of the ``CronDelete`` tool: cancel a scheduled job.
 
@@ -619,12 +619,12 @@ class CronDeleteInput(WireModel):
     id: str
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class CronListInput(WireModel):
     """Input of the ``CronList`` tool (no fields)."""
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ScheduleWakeupInput(WireModel):
     """Input of the ``ScheduleWakeup`` tool: continue a ``/loop`` later (or stop it).
 
@@ -645,7 +645,7 @@ class ScheduleWakeupInput(WireModel):
 # MCP resources
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ListMcpResourcesInput(WireModel):
     """Input of the ``ListMcpResourcesTool`` tool: list MCP resources.
 
@@ -656,7 +656,7 @@ class ListMcpResourcesInput(WireModel):
     server: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ReadMcpResourceInput(WireModel):
     """Input of the ``ReadMcpResourceTool`` tool: read one MCP resource.
 
@@ -869,3 +869,6 @@ def _fits(value: Any, tp: Any) -> bool:
     if tp is float:
         return isinstance(value, (int, float)) and value.__class__ is not bool
     return isinstance(value, tp)
+
+
+register()  # the classes are usable with the codec as soon as they exist

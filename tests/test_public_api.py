@@ -249,6 +249,11 @@ NOT = {
         "claude_sdk.testing",
         "claude_sdk.sync",
         "claude_sdk.pool",
+        # Loaded on first use (issue 8: each costs milliseconds of every program's start).
+        "cattrs",
+        "secrets",
+        "claude_sdk.tool_inputs",
+        "claude_sdk._mcp_bridge",
     },
     "import claude_sdk.sync": {"claude_sdk.session", "claude_sdk.messages", "anyio"},
     "from claude_sdk import tool": {"claude_sdk.messages", "cattrs", "anyio", "mcp"},

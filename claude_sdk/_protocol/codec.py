@@ -18,12 +18,12 @@ Contract:
 * Top-level frames keep the dict they were decoded from in ``raw`` (``init=False``: an
   ``attrs.evolve`` copy starts with ``raw=None`` and is encoded from its fields).
 
-How: one module-level cattrs ``Converter`` whose hooks for the wire classes are generated
-Python functions, built lazily on first use (cattrs' own approach, specialised). The generated
-decoder builds each object without calling ``__init__`` (slot descriptors are set directly)
-and does no per-field validation: the hot path is one dict lookup and one slot store per
-field. Validation of types and the report of unknown kinds and fields is the job of the
-strict checker, ``drift(frame)``, which tests and ``python -m claude_sdk.testing drift`` use.
+How: one module-level cattrs ``Converter`` (made on first use) whose hooks for the wire
+classes are generated Python functions, built lazily on first use (cattrs' own approach,
+specialised). The generated decoder makes each object without calling ``__init__`` (the
+decoded dict becomes its ``__dict__``) and does no per-field validation. Validation of types
+and the report of unknown kinds and fields is the job of the strict checker,
+``drift(frame)``, which tests and ``python -m claude_sdk.testing drift`` use.
 """
 
 from __future__ import annotations
@@ -36,19 +36,21 @@ import logging
 import types
 import typing
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import attrs
-import cattrs
 import orjson
 
 from .._base import EMPTY, keep_none, prepare_class, tag_keys
 from ..errors import MessageDecodeError
 
+if TYPE_CHECKING:
+    import cattrs
+
 __all__ = [
     "EMPTY",
     "WireSpec",
-    "converter",
+    "get_converter",
     "decode_frame",
     "decode_obj",
     "decode_as",
@@ -334,9 +336,9 @@ def _structure_expr(tp: Any, var: str, depth: int = 0) -> str | None:
             elif torigin in (dict, Mapping) or attrs.has(target) or _union_entry(target):
                 check = f"{var}.__class__ is dict"
             else:
-                return f"{_bind(converter.get_structure_hook(tp), 'hook')}({var}, None)"
+                return f"{_bind(get_converter().get_structure_hook(tp), 'hook')}({var}, None)"
             return f"({inner} if {check} else {var})"
-        return f"{_bind(converter.get_structure_hook(tp), 'hook')}({var}, None)"
+        return f"{_bind(get_converter().get_structure_hook(tp), 'hook')}({var}, None)"
     if origin in (list, typing.Sequence):
         item = f"x{depth}"
         inner = _structure_expr(args[0], item, depth + 1)
@@ -352,7 +354,7 @@ def _structure_expr(tp: Any, var: str, depth: int = 0) -> str | None:
         return f"{_struct_name(tp)}({var})"
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         return f"{_bind(tp, tp.__name__)}({var})"
-    return f"{_bind(converter.get_structure_hook(tp), 'hook')}({var}, None)"
+    return f"{_bind(get_converter().get_structure_hook(tp), 'hook')}({var}, None)"
 
 
 def _structure_call(tp: Any) -> str:
@@ -817,7 +819,7 @@ def _unstructure_any(value: Any) -> Any:
         return {k: _unstructure_any(v) for k, v in value.items()}
     if isinstance(value, (tuple, list)):
         return [_unstructure_any(v) for v in value]
-    return converter.unstructure(value)
+    return get_converter().unstructure(value)
 
 
 _NS["_unstructure_any"] = _unstructure_any
@@ -828,6 +830,8 @@ _NS["_unstructure_any"] = _unstructure_any
 
 
 def _make_converter() -> cattrs.Converter:
+    import cattrs  # on first use: the generated decoders need it only for exotic types
+
     conv = cattrs.Converter()
 
     def is_wire_class(tp: Any) -> bool:
@@ -847,7 +851,20 @@ def _is_wire_class(cls: type) -> bool:
     return module.startswith("claude_sdk") or cls in _SPECS
 
 
-converter = _make_converter()
+_CONVERTER: list[cattrs.Converter] = []
+
+
+def get_converter() -> cattrs.Converter:
+    """The SDK's cattrs converter (made on first use; also ``codec.converter``)."""
+    if not _CONVERTER:
+        _CONVERTER.append(_make_converter())
+    return _CONVERTER[0]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "converter":
+        return get_converter()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def structure_fn(cls: type) -> Callable[[dict[str, Any]], Any]:
@@ -891,7 +908,7 @@ def structure(data: Any, tp: Any) -> Any:
     data = _fresh(data)
     if isinstance(tp, type) and attrs.has(tp):
         return structure_fn(tp)(data)
-    return converter.structure(data, tp)
+    return get_converter().structure(data, tp)
 
 
 def unstructure(obj: Any) -> Any:

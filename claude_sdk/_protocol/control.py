@@ -13,7 +13,7 @@ Invariants:
 
 from __future__ import annotations
 
-import secrets
+import os
 from typing import Any
 
 from ..control import ControlError, ControlResponse, ControlSuccess
@@ -28,7 +28,7 @@ class ControlState:
     """Ids, pending outbound requests and inbound requests in flight."""
 
     def __init__(self) -> None:
-        self._token = secrets.token_hex(4)
+        self._token = os.urandom(4).hex()
         self._counter = 0
         self._outbound: dict[str, str] = {}
         self._inbound: dict[str, str] = {}

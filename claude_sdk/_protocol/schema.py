@@ -11,7 +11,6 @@ from typing import Any
 
 from .. import control as c
 from .. import messages as m
-from .. import tool_inputs
 from . import codec, schema_hooks
 
 __all__ = ["RESPONSE_TYPES", "register_all"]
@@ -130,8 +129,7 @@ def register_all() -> None:
         unknown=c.UnknownControlResponse,
     )
 
-    schema_hooks.register()
-    tool_inputs.register()
+    schema_hooks.register()  # the tool input classes register themselves (tool_inputs)
 
     # -- the top-level frame union --------------------------------------------------
     system_union = _system_union()
