@@ -949,7 +949,7 @@ def measure_imports(repeat: int) -> dict[str, list[Json]]:
     process writes first, which lazily imported submodules are, too); ``process_s``: the
     wall time of the process.
     """
-    statements = {  # row name -> statement (the first two rows: the issue's target)
+    statements = {  # row name -> statement (the session rows: the issue's target)
         "claude_sdk": "import claude_sdk",
         "claude_agent_sdk": "import claude_agent_sdk",
         "claude_sdk: session": "from claude_sdk import open_session, Options",
@@ -1309,8 +1309,11 @@ class Report:
                     f"{proc * 1e3:.0f}",
                 ]
             )
-        if "claude_sdk" in med and "claude_agent_sdk" in med:
-            r = med["claude_sdk"] / med["claude_agent_sdk"]
+        # The target compares what a program imports to run a session, on both sides (a
+        # bare ``import claude_sdk`` is lazy and would flatter us).
+        ours_key, theirs_key = "claude_sdk: session", "claude_agent_sdk: session"
+        if ours_key in med and theirs_key in med:
+            r = med[ours_key] / med[theirs_key]
             self.target("import time <= 0.25x official", "-", r, r <= 0.25, ratio(r))
         head = [
             "statement",
@@ -1325,7 +1328,9 @@ class Report:
             "measured next to `from claude_sdk import open_session, Options`, what a "
             "program needs to run a session (the official SDK imports everything at once). "
             "importtime: everything the statement imports, lazily imported submodules "
-            "included; the target compares the two bare imports."
+            "included. The target compares the two session statements "
+            "(`from claude_sdk import open_session, Options` against `from claude_agent_sdk "
+            "import ClaudeSDKClient, ClaudeAgentOptions`), not the bare imports."
         )
         return [*_table(head, rows), "", note]
 

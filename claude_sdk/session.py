@@ -30,10 +30,11 @@ import contextlib
 import copy
 import importlib
 import inspect
+import itertools
 import logging
 import sys
 import types
-from collections.abc import AsyncIterable, AsyncIterator, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
@@ -716,6 +717,14 @@ class Session:
                 delivered = False
                 if self._failure is not None:
                     continue  # failed: drain stdout so the CLI can finish and exit
+                try:  # the common case, a batch of messages only: one pass in C
+                    every = deferred and all(map(_startswith, lines, _repeat(deferred)))
+                except TypeError:  # a LineTooLongError among them
+                    every = False
+                if every:
+                    buffer.extend(lines)
+                    self._wake_consumers()
+                    continue
                 for line in lines:
                     if line.__class__ is bytes:
                         if line.startswith(deferred):
@@ -1183,6 +1192,8 @@ def _warm_up() -> None:
 _DEFERRED: Final = (b'{"type":"assistant",', b'{"type":"user",', b'{"type":"stream_event",')
 
 _decode_frame = codec.decode_frame
+_startswith: Final[Callable[..., bool]] = bytes.startswith
+_repeat = itertools.repeat
 
 #: Frames the reader acts on (all others go straight to the consumer).
 _SPECIAL_FRAMES: Final = frozenset(
