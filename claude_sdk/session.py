@@ -179,10 +179,11 @@ class MessageStream(AsyncIterator[Message]):
     before it have been handed out.
     """
 
-    __slots__ = ("_budget", "_count", "_done", "_session", "_until_result")
+    __slots__ = ("_budget", "_buffer", "_count", "_done", "_session", "_until_result")
 
     def __init__(self, session: Session, *, until_result: bool) -> None:
         self._session = session
+        self._buffer = session._buffer
         self._until_result = until_result
         self._done = False
         self._count = 0
@@ -192,10 +193,29 @@ class MessageStream(AsyncIterator[Message]):
         return self
 
     async def __anext__(self) -> Message:
+        # The fast path: a message is buffered and no checkpoint is due.
+        buffer = self._buffer
+        count = self._count + 1
+        if buffer and count < self._budget and not self._done:
+            self._count = count
+            item = buffer.popleft()
+            if item.__class__ is bytes:
+                try:
+                    item = _decode_frame(item)
+                except MessageDecodeError as exc:
+                    self._session._skip_line(exc)
+                    return await self._next()
+            elif self._until_result and item.__class__ is ResultMessage:
+                self._done = True
+            message: Message = item
+            return message
+        return await self._next()
+
+    async def _next(self) -> Message:
         if self._done:
             raise StopAsyncIteration
         session = self._session
-        buffer = session._buffer
+        buffer = self._buffer
         while True:
             if buffer:
                 self._count += 1
