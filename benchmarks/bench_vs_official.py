@@ -126,7 +126,7 @@ VARIANTS = {
     v.key: v
     for v in (
         Variant("ours", "claude_sdk", True),
-        Variant("ours-nosup", "claude_sdk, no supervisor", True),
+        Variant("ours-nosup", "claude_sdk, no watchdog", True),
         Variant("official", "claude-agent-sdk", True),
         Variant("official-default", "claude-agent-sdk, default buffer", True),
         Variant("anyio", "bare AnyIO + orjson", True),
@@ -174,7 +174,7 @@ class TurnSpec:
     big_bytes: int = 0
     sample_every: int = 0  # sample RSS every so many messages (0: never)
     max_buffer: int | None = None  # the official SDK's max_buffer_size
-    supervise: bool = True  # claude_sdk's supervisor
+    supervise: bool = True  # claude_sdk's watchdog (SubprocessTransport(supervise=...))
     unique: int = 0  # distinct frames the fake builds (0: all)
 
     def cli_env(self) -> dict[str, str]:
@@ -1386,7 +1386,7 @@ class Report:
         head = [
             "time ratio (lower: claude_sdk faster)",
             "claude_sdk / bare AnyIO",
-            "claude_sdk no supervisor / bare AnyIO",
+            "claude_sdk no watchdog / bare AnyIO",
             "claude_sdk / official",
         ]
         return [*lines, "", *_table(head, ratio_rows)]

@@ -3,12 +3,16 @@
 ``async with open_session(options) as session`` starts the CLI through a transport and opens
 one task group, owned by that block, holding:
 
-* the **reader**: ``receive_lines`` -> decode -> route. A ``control_response`` wakes the
-  request waiting for it; a ``control_request`` starts a handler task (permission, hook, MCP,
-  elicitation); a ``control_cancel_request`` cancels that handler (and nothing is written for
-  it); every other frame goes to the message buffer. The reader never waits for a consumer:
-  the buffer is unbounded on purpose, so interrupts and callbacks work while nobody reads.
-* the **handlers** of inbound control requests, one task each, answered exactly once.
+* the **reader**: ``receive_lines`` -> decode -> route. The lines of frames only the
+  consumer looks at (assistant, user, stream_event: `_DEFERRED`) go to the message buffer
+  as bytes, decoded when the consumer takes them. A ``control_response`` wakes the request
+  waiting for it; a ``control_request`` goes to an inbound worker (permission, hook, MCP,
+  elicitation), and the reader lets it run before reading again; a
+  ``control_cancel_request`` cancels that handler (and nothing is written for it); every
+  other frame goes to the message buffer. The reader never waits for a consumer: the buffer
+  is unbounded on purpose, so interrupts and callbacks work while nobody reads.
+* the **inbound workers**: reusable tasks that serve the CLI's requests, each answered
+  exactly once; a worker keeps one cancel scope until a request it serves is withdrawn.
 
 Consumers iterate the buffer with plain async iterators (`MessageStream`): no task group or
 cancel scope is held across a ``yield``, so breaking out early or cancelling the consumer is
