@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 
 import nox
 
@@ -55,7 +56,8 @@ def e2e(session: nox.Session) -> None:
     """The real CLI 2.1.330 against FakeMessagesAPI, offline, in a loopback-only namespace."""
     session.install("-e", ".", *TEST_DEPS)
     # Fetch the pinned CLI (from the claude-agent-sdk wheel) outside the namespace, once.
-    out = session.run("python3", "tests/support/fetch_cli.py", external=True, silent=True)
+    # Run by nox's own interpreter: a uv-made environment has no pip to download the wheel.
+    out = session.run(sys.executable, "tests/support/fetch_cli.py", external=True, silent=True)
     cli = str(out).strip().splitlines()[-1]
     env = {"CLAUDE_SDK_TEST_CLI": cli, "CLAUDE_SDK_REQUIRE_E2E": "1"}
     pytest = [os.path.join(session.bin, "pytest"), "-m", "e2e"]
@@ -72,7 +74,7 @@ def examples(session: nox.Session) -> None:
     """Every examples/*.py, offline: the real CLI 2.1.330 against FakeMessagesAPI."""
     session.install("-e", ".", *TEST_DEPS)
     # Fetch the pinned CLI outside the namespace, once; the runner finds it in the cache.
-    session.run("python3", "tests/support/fetch_cli.py", external=True)
+    session.run(sys.executable, "tests/support/fetch_cli.py", external=True)
     # `nox -s examples -- examples/hooks.py` runs only the examples named.
     runner = [
         os.path.join(session.bin, "python"),

