@@ -608,9 +608,25 @@ def _emit_convert(
                 fns = _bind(entry.fns, "fns")
                 slow = _union_fn_name(item_tp, entry)  # the dispatcher sorts out the rest
                 key = entry.key
+                # The first few members whose fields need no conversion are decoded right
+                # here (no call per item); the others through the union's table.
+                flat = [
+                    (tag, cls)
+                    for tag, cls in entry.members.items()
+                    if tag not in entry.nested and _is_flat(cls) and cls not in stack
+                ][:_INLINE_MEMBERS]
+                tag_var = f"t{k}"
+                out += [f"{body}try:", f"{body}    {tag_var} = {x}[{key!r}]"]
+                branch = body + "    "
+                for n, (tag, cls) in enumerate(flat):
+                    out.append(f"{branch}{'if' if n == 0 else 'elif'} {tag_var} == {tag!r}:")
+                    result = _emit_structure(cls, x, out, branch + "    ", (*stack, cls), ids)
+                    out.append(f"{branch}    {var}[{i}] = {result}")
+                if flat:
+                    out.append(f"{branch}else:")
+                    branch += "    "
                 out += [
-                    f"{body}try:",
-                    f"{body}    {var}[{i}] = {fns}[{x}[{key!r}]]({x})",
+                    f"{branch}{var}[{i}] = {fns}[{tag_var}]({x})",
                     f"{body}except {_CAUGHT}:",
                     f"{body}    {var}[{i}] = {slow}({x})",
                 ]
@@ -623,6 +639,20 @@ def _emit_convert(
         return False
     out.append(f"{ind}{var} = {expr}")
     return True
+
+
+#: Members of a union of list items decoded inline (see `_emit_convert`).
+_INLINE_MEMBERS = 8
+
+
+def _is_flat(cls: type) -> bool:
+    """True for a wire class none of whose fields needs converting (only JSON values)."""
+    if not attrs.has(cls) or _is_unknown(cls):
+        return False
+    ftypes = _field_types(cls)
+    return all(
+        _is_passthrough(ftypes[a.name]) for a in attrs.fields(cls) if a.name not in ("extra", "raw")
+    )
 
 
 def _converts_in_place(tp: Any) -> bool:
