@@ -1006,9 +1006,10 @@ class Session:
             except Exception as exc:  # any failure is answered as an error
                 logger.warning("a %s handler failed: %r", frame.subtype, exc)
                 response = {"subtype": "error", "request_id": request_id, "error": _describe(exc)}
-            except BaseException:
-                if not serving.host_cancelled or serving.withdrawn:
-                    raise  # withdrawn by the CLI, or the session ends
+            except BaseException as exc:
+                cancelled = isinstance(exc, anyio.get_cancelled_exc_class())
+                if not cancelled or not serving.host_cancelled or serving.withdrawn:
+                    raise  # withdrawn by the CLI, the session ends, or not a cancellation
                 # Cancelled through the context's handle: the CLI must still get an answer.
                 response = {
                     "subtype": "error",

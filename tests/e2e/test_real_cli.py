@@ -221,6 +221,28 @@ async def test_partial_messages(e2e: E2E) -> None:
     assert deltas == "streamed reply text"
 
 
+async def test_the_cli_writes_message_lines_type_first(e2e: E2E) -> None:
+    """The session's reader sets aside, undecoded, lines that begin ``{"type":"assistant",``
+    and the like (issue 8; ``session._DEFERRED``); check that the real CLI writes its message
+    frames that way, so that the fast path is the one real sessions take."""
+    e2e.api.reply(tool_use=("Bash", {"command": "echo hi", "description": "Say hi"}))
+    e2e.api.reply(text="done")
+
+    async def allow(name: str, tool_input: dict[str, object], ctx: object) -> cs.PermissionResult:
+        return cs.PermissionAllow()
+
+    options = e2e.options(include_partial_messages=True, can_use_tool=allow)
+    reply = await cs.ask("say hi", options=options, transport=e2e.transport())
+    assert reply.text == "done"
+    seen: dict[str, int] = {}
+    for line in (line for t in e2e.transports for line in t.received()):
+        kind = json.loads(line)["type"]
+        if kind in ("assistant", "user", "stream_event"):
+            assert line.startswith(b'{"type":"' + kind.encode() + b'",'), line[:80]
+            seen[kind] = seen.get(kind, 0) + 1
+    assert set(seen) == {"assistant", "user", "stream_event"}
+
+
 async def test_overloaded_then_success(e2e: E2E) -> None:
     e2e.api.reply(error=529)
     e2e.api.reply(text="recovered")
