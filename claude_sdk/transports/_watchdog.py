@@ -1,23 +1,28 @@
-"""The watchdog: ends a local CLI's process group when the SDK process dies (issue 8).
+"""The watchdog: ends the local CLIs' process groups when the SDK process dies (issue 8).
 
-Why: if the Python process dies (SIGKILL, a crash), nothing else stops the CLI and the tools
-it started. ``PR_SET_PDEATHSIG`` is no substitute: it fires when the *thread* that spawned
+Why: if the Python process dies (SIGKILL, a crash), nothing else stops the CLIs and the tools
+they started. ``PR_SET_PDEATHSIG`` is no substitute: it fires when the *thread* that spawned
 the child exits, and Trio spawns from worker threads.
 
-How: the CLI is spawned directly, leading its own process group; next to it, and without
-anybody waiting for it, runs a POSIX ``sh`` (a millisecond to start, against a dozen for a
-Python interpreter) whose stdin is the read end of a *lifeline* pipe, and nothing else of
-ours: stdout and stderr are ``/dev/null``, it has a session of its own (out of the CLI's
-group), and every other descriptor is closed. The SDK alone holds the write end.
+How: each CLI is spawned directly, leading its own process group. Beside them runs one POSIX
+``sh`` per SDK process (a millisecond to start, against a dozen for a Python interpreter),
+shared by every local session that is open: its stdin is the read end of a *lifeline*
+pipe, and nothing else of ours (stdout and stderr are ``/dev/null``, it has a session of its
+own, every other descriptor is closed). The SDK alone holds the write end and writes lines:
+``+PGID`` when a CLI starts, ``-PGID`` when it is gone, ``.`` when no session is left.
 
-* Clean teardown: once the CLI is gone, the SDK writes a line (the stand-down) and closes the
-  lifeline; the watchdog reads the line and exits without killing anything; the SDK reaps it.
-* The SDK dies, however: the kernel closes the write end; the watchdog reads EOF without a
-  line, sends SIGTERM to the CLI's group, waits the grace and sends SIGKILL.
+* The first session to open starts the watchdog; the last one to close writes ``.``, closes
+  the lifeline and reaps it: it never outlives the sessions that use it. A hundred sessions
+  at once cost one watchdog, not a hundred.
+* The SDK dies, however: the kernel closes the write end; the watchdog reads EOF without
+  ``.``, sends SIGTERM to every group it still holds, waits the grace and sends SIGKILL.
+* A watchdog that died (somebody killed it) is started again by the next session, with
+  every group still open.
 
-Invariants: the lifeline's write end is close-on-exec (no child of ours holds it, so its EOF
-means the SDK is gone); `Watchdog.stand_down` always runs, reaps the process it started, and
-is bounded in time.
+Invariants: the lifeline's write end is close-on-exec and is closed in a forked child (so
+its EOF means the SDK process is gone); the shared state is guarded by a lock and used from
+worker threads, so sessions on several event loops (threads) share one watchdog;
+`Watchdog.stand_down` always runs, and is bounded in time.
 """
 
 from __future__ import annotations
@@ -26,37 +31,145 @@ import contextlib
 import logging
 import os
 import subprocess
+import threading
 
 import anyio
-import anyio.abc
+import anyio.to_thread
 
-__all__ = ["SCRIPT", "Watchdog"]
+__all__ = ["SCRIPT", "Watchdog", "shared_pid"]
 
 logger = logging.getLogger("claude_sdk")
 
-#: ``$1``: the CLI's process group; ``$2``: seconds between SIGTERM and SIGKILL. ``read``
-#: succeeds on the stand-down line and fails at EOF without one (dash and bash alike).
-SCRIPT = (
-    'read -r _ || { kill -s TERM -- "-$1" 2>/dev/null'
-    ' && { sleep "$2"; kill -s KILL -- "-$1" 2>/dev/null; }; }'
-)
+#: ``$1``: seconds between SIGTERM and SIGKILL. ``g`` holds the groups as `` a b c ``.
+#: ``read`` fails at EOF (dash and bash alike); ``.`` is the stand-down.
+SCRIPT = """g=' '
+while read -r c; do
+  case $c in
+    +*) g="$g${c#+} " ;;
+    -*) x=${c#-}; case $g in *" $x "*) g="${g%% $x *} ${g#* $x }" ;; esac ;;
+    .) exit 0 ;;
+  esac
+done
+k=
+for x in $g; do kill -s TERM -- "-$x" 2>/dev/null && k=1; done
+[ -n "$k" ] || exit 0
+sleep "$1"
+for x in $g; do kill -s KILL -- "-$x" 2>/dev/null; done
+"""
 SHELL = "/bin/sh"
 #: Seconds a watchdog may take to exit once stood down (it exits at once; this is a bound).
 STAND_DOWN_WAIT = 5.0
 
 
-class Watchdog:
-    """One watchdog for one CLI process group.
+class _Shared:
+    """The watchdog process of this OS process and the groups it holds (under `_lock`)."""
 
-    Create it before spawning the CLI (its pipe is the only thing that can fail early), run
-    `run` as a task once the CLI's pid is known, and await `stand_down` when the CLI is gone.
+    def __init__(self) -> None:
+        self.process: subprocess.Popen[bytes] | None = None
+        self.write_fd = -1
+        self.groups: set[int] = set()
+
+
+_lock = threading.Lock()
+_shared = _Shared()
+
+
+def _forget_in_child() -> None:
+    """In a forked child: drop the parent's watchdog (its lifeline must close with the parent)."""
+    global _lock, _shared
+    if _shared.write_fd >= 0:
+        with contextlib.suppress(OSError):
+            os.close(_shared.write_fd)
+    _lock = threading.Lock()  # the parent's may have been held by another thread
+    _shared = _Shared()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_in_child)
+
+
+def shared_pid() -> int | None:
+    """The pid of this process's watchdog, while one runs."""
+    process = _shared.process
+    return process.pid if process is not None else None
+
+
+def _send(shared: _Shared, line: str) -> None:
+    with contextlib.suppress(OSError):  # EPIPE: it died; the next registration starts another
+        os.write(shared.write_fd, line.encode("ascii") + b"\n")
+
+
+def _register(pgid: int, grace: float) -> None:
+    """Put ``pgid`` under the watchdog, starting one if none runs (blocking: a worker thread)."""
+    with _lock:
+        shared = _shared
+        process = shared.process
+        if process is None or process.poll() is not None:
+            if process is not None:
+                logger.warning("the watchdog (pid %d) died: starting another", process.pid)
+                with contextlib.suppress(OSError):
+                    os.close(shared.write_fd)
+            read_fd, write_fd = os.pipe()  # both close-on-exec
+            try:
+                shared.process = subprocess.Popen(
+                    [SHELL, "-c", SCRIPT, "claude-sdk-watchdog", str(grace)],
+                    stdin=read_fd,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    start_new_session=True,
+                )
+            except BaseException:
+                shared.process = None
+                os.close(write_fd)
+                raise
+            finally:
+                os.close(read_fd)
+            shared.write_fd = write_fd
+            for group in shared.groups:  # a new watchdog takes over every open group
+                _send(shared, f"+{group}")
+        shared.groups.add(pgid)
+        _send(shared, f"+{pgid}")
+
+
+def _unregister(pgid: int) -> subprocess.Popen[bytes] | None:
+    """Take ``pgid`` off; the watchdog to reap when it was the last group, else None."""
+    with _lock:
+        shared = _shared
+        shared.groups.discard(pgid)
+        process = shared.process
+        if process is None:
+            return None
+        if shared.groups:
+            _send(shared, f"-{pgid}")
+            return None
+        _send(shared, ".")
+        with contextlib.suppress(OSError):
+            os.close(shared.write_fd)
+        shared.write_fd = -1
+        shared.process = None
+        return process
+
+
+def _reap(process: subprocess.Popen[bytes]) -> None:
+    try:
+        process.wait(timeout=STAND_DOWN_WAIT)
+    except subprocess.TimeoutExpired:
+        logger.warning("the watchdog (pid %d) did not stand down: SIGKILL", process.pid)
+        process.kill()
+        process.wait()
+
+
+class Watchdog:
+    """One CLI process group's place under the shared watchdog.
+
+    Run `run` as a task once the CLI's pid is known (nobody waits for it: the CLI starts
+    meanwhile), and await `stand_down` when the CLI is gone.
     """
 
     def __init__(self) -> None:
-        self._read_fd, self._write_fd = os.pipe()  # both close-on-exec
-        self._process: anyio.abc.Process | None = None
+        self._pgid: int | None = None  # registered
         self._spawning = False  # `run` has begun
-        self._started = anyio.Event()  # `run` is done with the spawn (whatever came of it)
+        self._started = anyio.Event()  # `run` is done with the registration, however it went
         self._stood_down = False
 
     @property
@@ -66,23 +179,18 @@ class Watchdog:
 
     @property
     def pid(self) -> int | None:
-        """The watchdog's pid, once it runs."""
-        return self._process.pid if self._process is not None else None
+        """The shared watchdog's pid, while this group is under it."""
+        return shared_pid() if self._pgid is not None else None
 
     async def run(self, pgid: int, grace: float) -> None:
-        """Start the watchdog for process group ``pgid`` (a task: nobody waits for it)."""
+        """Put process group ``pgid`` under the watchdog (a task: nobody waits for it)."""
         if self._stood_down:  # the CLI came and went before this task ran
             return
         self._spawning = True
         try:
             with anyio.CancelScope(shield=True):  # a spawn is not to be abandoned halfway
-                self._process = await anyio.open_process(
-                    [SHELL, "-c", SCRIPT, "claude-sdk-watchdog", str(pgid), str(grace)],
-                    stdin=self._read_fd,
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL,
-                    start_new_session=True,
-                )
+                await anyio.to_thread.run_sync(_register, pgid, grace)
+            self._pgid = pgid
         except OSError as exc:
             logger.warning(
                 "could not start the watchdog (%s): the CLI (pid %d) would outlive this "
@@ -91,39 +199,29 @@ class Watchdog:
                 pgid,
             )
         finally:
-            os.close(self._read_fd)
             self._started.set()
-        if self.stood_down:  # stand_down gave up waiting for this spawn: reap it here
+        if self.stood_down:  # stand_down gave up waiting for this registration
             with anyio.CancelScope(shield=True):
-                await self._reap()
+                await self._release()
 
     async def stand_down(self) -> None:
-        """Tell the watchdog to exit without killing, and reap it; bounded, never raises.
+        """Take the group off the watchdog (the last one out reaps it); bounded, never raises.
 
         Also what to call when `run` never ran (the CLI could not be started).
         """
         if self._spawning:
             with anyio.move_on_after(STAND_DOWN_WAIT):
                 await self._started.wait()
-        else:
-            os.close(self._read_fd)  # `run`, if it ever begins, returns at once
         self._stood_down = True
-        with contextlib.suppress(OSError):  # EPIPE: the watchdog is already gone
-            os.write(self._write_fd, b"\n")
-        os.close(self._write_fd)
-        await self._reap()
+        await self._release()
 
-    async def _reap(self) -> None:
-        process = self._process
-        if process is None:
+    async def _release(self) -> None:
+        pgid, self._pgid = self._pgid, None
+        if pgid is None:
             return
-        try:
-            with anyio.move_on_after(STAND_DOWN_WAIT):
-                await process.wait()
-            if process.returncode is None:
-                logger.warning("the watchdog (pid %d) did not stand down: SIGKILL", process.pid)
-                with contextlib.suppress(ProcessLookupError):
-                    process.kill()
-        finally:
-            with contextlib.suppress(Exception):
-                await process.aclose()
+        process = _unregister(pgid)
+        if process is not None:
+            try:
+                await anyio.to_thread.run_sync(_reap, process)
+            except Exception as exc:  # never raises: it was stood down; say so
+                logger.warning("could not reap the watchdog (pid %d): %r", process.pid, exc)

@@ -1,15 +1,16 @@
 """`SubprocessTransport`: the CLI as a local child process.
 
-The CLI is spawned directly, leading a process group of its own; next to it runs a watchdog
-(`claude_sdk.transports._watchdog`, a POSIX ``sh`` started without waiting for it) that ends
-that group if this process dies, even by SIGKILL. stdin and stdout are pipes this module
+The CLI is spawned directly, leading a process group of its own; the group is put under a
+watchdog (`claude_sdk.transports._watchdog`: one POSIX ``sh`` shared by every open session,
+registered without waiting for it) that ends it if this process dies, even by SIGKILL. stdin and stdout are pipes this module
 creates and drives itself (`claude_sdk.transports._fdio`): a line goes out in one system
 call, without a trip through the event loop. stderr is always drained into a bounded tail
 (and an optional per-line callback).
 
 Leaving ``connect`` closes stdin, waits ``shutdown_grace`` for the CLI to exit, then SIGTERMs
 the process group, waits `TERM_GRACE` more and SIGKILLs it; once the CLI is gone, whatever
-it left in its group gets SIGTERM, and the watchdog is stood down and reaped. All of it
+it left in its group gets SIGTERM, and the group leaves the watchdog (the last session out
+stands it down and reaps it). All of it
 shielded from cancellation, and bounded in time.
 """
 

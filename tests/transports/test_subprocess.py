@@ -232,14 +232,18 @@ async def _group_and_watchdog(*argv: str) -> tuple[anyio.abc.Process, _watchdog.
 
 async def test_the_watchdog_stands_down_on_the_line() -> None:
     group, watchdog = await _group_and_watchdog("sleep", "60")
+    pid = watchdog.pid
+    assert pid is not None
     async with group:
-        await watchdog.stand_down()
-        assert watchdog.pid is not None
-        assert gone(watchdog.pid)  # exited, and reaped
-        with anyio.move_on_after(1):
-            await group.wait()  # nothing comes to end it
-        assert group.returncode is None
-        group.kill()
+        try:
+            await watchdog.stand_down()
+            assert watchdog.pid is None
+            assert gone(pid)  # exited (the last group stood down), and reaped
+            with anyio.move_on_after(1):
+                await group.wait()  # nothing comes to end it
+            assert group.returncode is None
+        finally:
+            group.kill()
 
 
 @pytest.mark.parametrize(
@@ -255,10 +259,84 @@ async def test_the_watchdog_ends_the_group_at_eof_without_the_line(
 ) -> None:
     group, watchdog = await _group_and_watchdog(*argv)
     async with group:
-        os.close(watchdog._write_fd)  # what the kernel does when the SDK dies
-        with anyio.fail_after(10):
-            assert await group.wait() == fate
-        await watchdog._reap()
+        try:
+            _sdk_dies()
+            with anyio.fail_after(10):
+                assert await group.wait() == fate
+            await watchdog.stand_down()  # reaps the watchdog, which has exited
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                group.kill()
+    assert watchdogs() == []
+
+
+def _sdk_dies() -> None:
+    """What the kernel does to the lifeline when the SDK process dies: its write end closes."""
+    os.close(_watchdog._shared.write_fd)
+
+
+async def test_sessions_open_at_once_share_one_watchdog_and_the_last_reaps_it() -> None:
+    async with cs.open_session(options(), transport=SubprocessTransport()) as first:
+        watchdog = await wait_for_watchdog()
+        async with cs.open_session(options(), transport=SubprocessTransport()) as second:
+            assert first.pid != second.pid
+            with anyio.fail_after(10):
+                while _watchdog._shared.groups != {first.pid, second.pid}:  # noqa: ASYNC110
+                    await anyio.sleep(0.01)
+            assert watchdogs() == [watchdog]
+        assert watchdogs() == [watchdog]  # still watching the first
+        assert _watchdog._shared.groups == {first.pid}
+    assert gone(watchdog)
+    assert watchdogs() == []
+
+
+async def test_a_watchdog_that_died_is_replaced_and_takes_over_every_open_group() -> None:
+    first, watchdog1 = await _group_and_watchdog("sleep", "60")
+    async with first:
+        try:
+            old = watchdog1.pid
+            assert old is not None
+            os.kill(old, signal.SIGKILL)  # somebody kills it
+            second, watchdog2 = await _group_and_watchdog("sleep", "60")
+            async with second:
+                try:
+                    assert watchdog2.pid is not None
+                    assert watchdog2.pid != old
+                    assert gone(old)  # the dead one was reaped on the way
+                    _sdk_dies()  # the new one ends both groups
+                    with anyio.fail_after(10):
+                        assert await first.wait() == -signal.SIGTERM
+                        assert await second.wait() == -signal.SIGTERM
+                    await watchdog1.stand_down()
+                    await watchdog2.stand_down()
+                finally:
+                    with contextlib.suppress(ProcessLookupError):
+                        second.kill()
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                first.kill()
+    assert watchdogs() == []
+
+
+async def test_a_forked_child_does_not_hold_the_lifeline() -> None:
+    """A child made by fork (multiprocessing) must not keep the lifeline open: the watchdog
+    would then miss the SDK's death for as long as the child lives."""
+    group, watchdog = await _group_and_watchdog("sleep", "60")
+    async with group:
+        try:
+            lifeline = _watchdog._shared.write_fd
+            pid = os.fork()
+            if pid == 0:  # the child: is the lifeline open here?
+                try:
+                    os.fstat(lifeline)
+                except OSError:
+                    os._exit(0)
+                os._exit(1)
+            _, status = await anyio.to_thread.run_sync(os.waitpid, pid, 0)
+            assert os.waitstatus_to_exitcode(status) == 0
+            await watchdog.stand_down()
+        finally:
+            group.kill()
 
 
 async def test_a_cli_killed_by_a_signal_reports_it() -> None:
