@@ -2,9 +2,10 @@
 
 The CLI is spawned directly, leading a process group of its own; the group is put under a
 watchdog (`claude_sdk.transports._watchdog`: one POSIX ``sh`` shared by every open session,
-registered without waiting for it) that ends it if this process dies, even by SIGKILL. stdin and stdout are pipes this module
-creates and drives itself (`claude_sdk.transports._fdio`): a line goes out in one system
-call, without a trip through the event loop. stderr is always drained into a bounded tail
+registered without waiting for it) that ends it if this process dies, even by SIGKILL.
+stdin and stdout are pipes this module creates and drives itself
+(`claude_sdk.transports._fdio`): a line goes out in one system call, without a trip through
+the event loop. stderr is always drained into a bounded tail
 (and an optional per-line callback).
 
 Leaving ``connect`` closes stdin, waits ``shutdown_grace`` for the CLI to exit, then SIGTERMs
