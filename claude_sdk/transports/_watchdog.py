@@ -94,9 +94,13 @@ def shared_pid() -> int | None:
     return process.pid if process is not None else None
 
 
-def _send(shared: _Shared, line: str) -> None:
-    with contextlib.suppress(OSError):  # EPIPE: it died; the next registration starts another
+def _send(shared: _Shared, line: str) -> bool:
+    """Write one line to the watchdog; False if it could not (EPIPE: it died)."""
+    try:
         os.write(shared.write_fd, line.encode("ascii") + b"\n")
+    except OSError:
+        return False
+    return True
 
 
 def _register(pgid: int, grace: float) -> None:
@@ -129,6 +133,24 @@ def _register(pgid: int, grace: float) -> None:
                 _send(shared, f"+{group}")
         shared.groups.add(pgid)
         _send(shared, f"+{pgid}")
+
+
+def _register_if_running(pgid: int) -> bool:
+    """Put ``pgid`` under the running watchdog without blocking; False if that needs a
+    spawn (none runs, it died) or another thread holds the lock (`_register` then)."""
+    if not _lock.acquire(blocking=False):
+        return False
+    try:
+        shared = _shared
+        process = shared.process
+        if process is None or process.returncode is not None:
+            return False
+        if not _send(shared, f"+{pgid}"):
+            return False  # it died: `_register` starts another
+        shared.groups.add(pgid)
+        return True
+    finally:
+        _lock.release()
 
 
 def _unregister(pgid: int) -> subprocess.Popen[bytes] | None:
@@ -188,8 +210,9 @@ class Watchdog:
             return
         self._spawning = True
         try:
-            with anyio.CancelScope(shield=True):  # a spawn is not to be abandoned halfway
-                await anyio.to_thread.run_sync(_register, pgid, grace)
+            if not _register_if_running(pgid):  # the common case: one line, no thread
+                with anyio.CancelScope(shield=True):  # a spawn is not to be abandoned halfway
+                    await anyio.to_thread.run_sync(_register, pgid, grace)
             self._pgid = pgid
         except OSError as exc:
             logger.warning(

@@ -270,6 +270,11 @@ async def test_the_watchdog_ends_the_group_at_eof_without_the_line(
     assert watchdogs() == []
 
 
+def _is_zombie(pid: int) -> bool:
+    stat = Path(f"/proc/{pid}/stat").read_bytes()
+    return stat[stat.rindex(b")") + 2 :].startswith(b"Z")
+
+
 def _sdk_dies() -> None:
     """What the kernel does to the lifeline when the SDK process dies: its write end closes."""
     os.close(_watchdog._shared.write_fd)
@@ -297,6 +302,9 @@ async def test_a_watchdog_that_died_is_replaced_and_takes_over_every_open_group(
             old = watchdog1.pid
             assert old is not None
             os.kill(old, signal.SIGKILL)  # somebody kills it
+            with anyio.fail_after(10):
+                while not _is_zombie(old):  # noqa: ASYNC110 (no event for "it died")
+                    await anyio.sleep(0.01)
             second, watchdog2 = await _group_and_watchdog("sleep", "60")
             async with second:
                 try:
