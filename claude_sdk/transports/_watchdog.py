@@ -33,7 +33,6 @@ import os
 import subprocess
 import threading
 
-import anyio
 import anyio.to_thread
 
 __all__ = ["SCRIPT", "Watchdog", "shared_pid"]
@@ -104,53 +103,43 @@ def _send(shared: _Shared, line: str) -> bool:
 
 
 def _register(pgid: int, grace: float) -> None:
-    """Put ``pgid`` under the watchdog, starting one if none runs (blocking: a worker thread)."""
+    """Put ``pgid`` under the watchdog, starting one if none runs.
+
+    Usually one write. Starting the watchdog is one fork and exec (about a millisecond, like
+    any subprocess an event loop starts), once for a burst of sessions: a worker thread
+    instead would cost a hundred sessions opening at once a hundred thread hops.
+    """
     with _lock:
         shared = _shared
         process = shared.process
-        if process is None or process.poll() is not None:
-            if process is not None:
-                logger.warning("the watchdog (pid %d) died: starting another", process.pid)
-                with contextlib.suppress(OSError):
-                    os.close(shared.write_fd)
-            read_fd, write_fd = os.pipe()  # both close-on-exec
-            try:
-                shared.process = subprocess.Popen(
-                    [SHELL, "-c", SCRIPT, "claude-sdk-watchdog", str(grace)],
-                    stdin=read_fd,
-                    stdout=subprocess.DEVNULL,
-                    stderr=subprocess.DEVNULL,
-                    start_new_session=True,
-                )
-            except BaseException:
-                shared.process = None
-                os.close(write_fd)
-                raise
-            finally:
-                os.close(read_fd)
-            shared.write_fd = write_fd
-            for group in shared.groups:  # a new watchdog takes over every open group
-                _send(shared, f"+{group}")
+        if process is not None and process.returncode is None and _send(shared, f"+{pgid}"):
+            shared.groups.add(pgid)
+            return
+        if process is not None:  # it died (it was seen to exit, or the write failed)
+            logger.warning("the watchdog (pid %d) died: starting another", process.pid)
+            with contextlib.suppress(OSError):
+                os.close(shared.write_fd)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                process.wait(timeout=1.0)  # reap it (its end of the pipe is closed: it is going)
+        read_fd, write_fd = os.pipe()  # both close-on-exec
+        try:
+            shared.process = subprocess.Popen(
+                [SHELL, "-c", SCRIPT, "claude-sdk-watchdog", str(grace)],
+                stdin=read_fd,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        except BaseException:
+            shared.process = None
+            os.close(write_fd)
+            raise
+        finally:
+            os.close(read_fd)
+        shared.write_fd = write_fd
         shared.groups.add(pgid)
-        _send(shared, f"+{pgid}")
-
-
-def _register_if_running(pgid: int) -> bool:
-    """Put ``pgid`` under the running watchdog without blocking; False if that needs a
-    spawn (none runs, it died) or another thread holds the lock (`_register` then)."""
-    if not _lock.acquire(blocking=False):
-        return False
-    try:
-        shared = _shared
-        process = shared.process
-        if process is None or process.returncode is not None:
-            return False
-        if not _send(shared, f"+{pgid}"):
-            return False  # it died: `_register` starts another
-        shared.groups.add(pgid)
-        return True
-    finally:
-        _lock.release()
+        for group in shared.groups:  # a new watchdog takes over every open group
+            _send(shared, f"+{group}")
 
 
 def _unregister(pgid: int) -> subprocess.Popen[bytes] | None:
@@ -190,8 +179,6 @@ class Watchdog:
 
     def __init__(self) -> None:
         self._pgid: int | None = None  # registered
-        self._spawning = False  # `run` has begun
-        self._started = anyio.Event()  # `run` is done with the registration, however it went
         self._stood_down = False
 
     @property
@@ -208,12 +195,8 @@ class Watchdog:
         """Put process group ``pgid`` under the watchdog (a task: nobody waits for it)."""
         if self._stood_down:  # the CLI came and went before this task ran
             return
-        self._spawning = True
         try:
-            if not _register_if_running(pgid):  # the common case: one line, no thread
-                with anyio.CancelScope(shield=True):  # a spawn is not to be abandoned halfway
-                    await anyio.to_thread.run_sync(_register, pgid, grace)
-            self._pgid = pgid
+            _register(pgid, grace)  # no await: stand_down cannot come in between
         except OSError as exc:
             logger.warning(
                 "could not start the watchdog (%s): the CLI (pid %d) would outlive this "
@@ -221,24 +204,15 @@ class Watchdog:
                 exc,
                 pgid,
             )
-        finally:
-            self._started.set()
-        if self.stood_down:  # stand_down gave up waiting for this registration
-            with anyio.CancelScope(shield=True):
-                await self._release()
+            return
+        self._pgid = pgid
 
     async def stand_down(self) -> None:
         """Take the group off the watchdog (the last one out reaps it); bounded, never raises.
 
         Also what to call when `run` never ran (the CLI could not be started).
         """
-        if self._spawning:
-            with anyio.move_on_after(STAND_DOWN_WAIT):
-                await self._started.wait()
         self._stood_down = True
-        await self._release()
-
-    async def _release(self) -> None:
         pgid, self._pgid = self._pgid, None
         if pgid is None:
             return
