@@ -28,11 +28,14 @@ and the report of unknown kinds and fields is the job of the strict checker,
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import enum
 import importlib
+import inspect
 import json
 import logging
+import sys
 import types
 import typing
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -253,6 +256,7 @@ def register_union(
         nested=dict(nested or {}),
     )
     _UNIONS[frozenset(typing.get_args(union)) - {_NoneType}] = entry
+    _PASSTHROUGH.clear()  # a union registered now is no longer passed through
 
 
 def _union_entry(tp: Any) -> _Union | None:
@@ -293,6 +297,21 @@ def _bind(value: Any, hint: str) -> str:
 
 def _is_passthrough(tp: Any) -> bool:
     """True when a JSON value needs no conversion to be a valid value of ``tp``."""
+    try:
+        return _PASSTHROUGH[tp]
+    except (KeyError, TypeError):  # not seen yet, or not hashable
+        pass
+    result = _passthrough(tp)
+    with contextlib.suppress(TypeError):
+        _PASSTHROUGH[tp] = result
+    return result
+
+
+#: `_is_passthrough` by type (the generator asks about the same few types hundreds of times).
+_PASSTHROUGH: dict[Any, bool] = {}
+
+
+def _passthrough(tp: Any) -> bool:
     if tp is Any or tp in _PASSTHROUGH_SCALARS:
         return True
     origin = typing.get_origin(tp)
@@ -428,11 +447,46 @@ _FIELD_TYPES: dict[type, dict[str, Any]] = {}
 
 
 def _field_types(cls: type) -> dict[str, Any]:
+    """The resolved type of each field of ``cls`` (its annotations are strings: PEP 563)."""
     types_ = _FIELD_TYPES.get(cls)
     if types_ is None:
-        hints = typing.get_type_hints(cls)
-        types_ = _FIELD_TYPES[cls] = {a.name: hints.get(a.name, Any) for a in attrs.fields(cls)}
+        fields = attrs.fields(cls)
+        names = {a.name for a in fields}
+        hints: dict[str, Any] = {}
+        for klass in reversed(cls.__mro__):  # a subclass's annotation wins, as in typing's
+            for name, text in inspect.get_annotations(klass).items():
+                if name in names:
+                    hints[name] = _annotation(klass.__module__, text)
+        types_ = _FIELD_TYPES[cls] = {a.name: hints.get(a.name, Any) for a in fields}
     return types_
+
+
+_ANNOTATIONS: dict[tuple[str, Any], Any] = {}
+
+
+def _annotation(module: str, annotation: Any) -> Any:
+    """An annotation evaluated in its module, once per module and text.
+
+    What ``typing.get_type_hints`` gives for it (``None`` is ``NoneType``, ``Annotated`` is
+    unwrapped), without compiling every string again: the wire classes hold hundreds of
+    ``str | None``, and resolving them was most of what the first decoders cost a fresh
+    process (issue 8; they are generated while the CLI starts).
+    """
+    key = (module, annotation)
+    tp = _ANNOTATIONS.get(key, _MISSING_TYPE)
+    if tp is _MISSING_TYPE:
+        tp = annotation
+        if isinstance(annotation, str):
+            tp = eval(annotation, vars(sys.modules[module]))  # the class's own annotation
+        if tp is None:
+            tp = _NoneType
+        while typing.get_origin(tp) is typing.Annotated:
+            tp = typing.get_args(tp)[0]
+        _ANNOTATIONS[key] = tp
+    return tp
+
+
+_MISSING_TYPE: Any = object()
 
 
 def _admits_none(tp: Any) -> bool:
@@ -582,6 +636,8 @@ def _emit_convert(
 
     Returns False when the value is used as it is (nothing appended).
     """
+    if _is_passthrough(tp):
+        return False
     if typing.get_origin(tp) is typing.Annotated:
         return _emit_convert(typing.get_args(tp)[0], var, out, ind, stack, ids)
     if _inlinable(tp, stack):
