@@ -71,6 +71,8 @@ SCRIPT = Path(__file__).resolve()
 FAKE_CLI = SCRIPT.with_name("fake_cli_bench.py")
 RESULTS = SCRIPT.with_name("RESULTS.md")
 PROMPT = "Summarise the repository."
+#: Seconds to wait before each run of scenario 8 (the previous run's processes wind down).
+SETTLE_S = 1.0
 READ_BYTES = 256 * 1024  # the raw readers' read size (claude_sdk reads 256 KiB too)
 OFFICIAL_DIST = "claude-agent-sdk"
 OFFICIAL_PIN = "0.2.187"
@@ -1726,7 +1728,12 @@ def run_all(args: argparse.Namespace, argv: Sequence[str]) -> int:
             )
         deadline = deadline_for(plan.scenario, plan.n)
         for rep in range(plan.repeat):
-            for variant, backend in plan.entries:
+            # Interleaved, and rotated each round (A B C, B C A, C A B, ...): no variant
+            # always runs first, or always right after the same one.
+            shift = rep % len(plan.entries)
+            for variant, backend in plan.entries[shift:] + plan.entries[:shift]:
+                if plan.scenario == "concurrent":
+                    time.sleep(SETTLE_S)  # the last run's 100 CLIs are still being cleaned up
                 if variant == "official-default" and rep > 0:
                     continue  # recorded once: it fails, then waits for the CLI to be killed
                 cmd = child_command(plan.scenario, variant, backend, plan.n, sizes, deadline)
