@@ -175,10 +175,14 @@ def _targets(obj: Any, data: Any, path: Path, out: list[Target]) -> None:
     if isinstance(obj, WireModel):
         out.append((path, TYPED))
         spec = codec._spec(type(obj))
+        ftypes = codec._field_types(type(obj))
         for a in attrs.fields(type(obj)):
             key = spec.wire_name(a.name)
             if a.name not in ("extra", "raw") and key in data:
-                _targets(getattr(obj, a.name), data[key], (*path, key), out)
+                value = data[key]
+                if value == {} and not codec._is_passthrough(ftypes[a.name]):
+                    continue  # an empty typed map: a key there would be an entry, not a field
+                _targets(getattr(obj, a.name), value, (*path, key), out)
     elif isinstance(obj, UnknownBase):
         _free_dicts(data, path, out)
     elif isinstance(obj, list):
