@@ -5,43 +5,54 @@ fields the wire carried, and nothing else; an optional field that was absent is 
 reads as the class-level default. So decoding a frame is one dict copy plus a few fix-ups (five
 times faster than filling slots), and presence in ``__dict__`` records exactly which keys the
 frame had, so re-encoding reproduces it (explicit nulls included). Instances built in Python
-follow the same rule: ``__attrs_post_init__`` drops optional fields left at ``None``.
+follow the same rule: ``__attrs_post_init__`` drops optional fields left at ``None``, except
+those a class lists in its ``_always`` ClassVar (fields the CLI always writes, ``null``
+included, such as ``parent_tool_use_id``).
 
 Invariants:
 
 * Wire classes are ``@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)``
-  subclasses of `WireModel` (or `UnknownBase`); they know nothing of JSON (the codec maps
-  them). Their ``__repr__``, ``__eq__`` and ``__hash__`` come from the base, written once
-  and driven by ``attrs.fields`` (the same output and semantics as attrs' own): attrs would
-  generate and compile them for each of the ~270 classes, about 40 ms of every program's
-  import (issue 8). Their defaults are immutable values
-  (``None``, a string, a number): a factory default would need a value in every instance.
+  subclasses of `WireModel` (or `UnknownBase`); they know nothing of JSON (the codec in
+  ``claude_sdk._protocol`` maps them, and this layer imports nothing from it). Their
+  ``__repr__``, ``__eq__`` and ``__hash__`` come from the base, written once and driven by
+  ``attrs.fields`` (the same output and semantics as attrs' own): attrs would generate and
+  compile them for each of the ~270 classes, about 40 ms of every program's import (issue 8).
+  Their defaults are immutable values (``None``, a string, a number): a factory default would
+  need a value in every instance.
 * A decoded instance keeps its tag (``type``, ...) in its ``__dict__``: the value is the
   class's own, by which it was dispatched (see `tag_keys`).
 * ``extra`` holds the wire keys the model does not know. It is excluded from equality and
   repr, and written back on encode, so ``attrs.evolve`` keeps it. A decoded instance keeps
   those keys in its ``__dict__`` beside the fields and ``extra`` collects them on access (the
   decoder does not pay for a check that almost always finds nothing).
-* Top-level frames give ``raw``: the dict they were decoded from, rebuilt exactly on access
-  (the decoder turns the parsed dict itself into the object, without copying it).
+* A frame the decoder had to repair (invalid UTF-8 replaced, a field whose value did not fit
+  kept raw in ``extra``) says so in `Frame.decode_issues`; the notes live under one reserved
+  ``__dict__`` key (`NOTES`) that is neither a field nor ``extra``.
+* Top-level frames give ``raw``: the dict they were decoded from, rebuilt exactly on access by
+  the default codec (`bind_encoder`: the codec layer hands it down when it builds it; the
+  model never imports it).
 """
 
 from __future__ import annotations
 
 import threading
 import types
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 import attrs
 
 __all__ = [
+    "ABSENT",
     "EMPTY",
+    "NOTES",
+    "DecodeNotes",
     "Frame",
     "UnknownBase",
     "WireModel",
+    "bind_encoder",
+    "encode_default",
     "field_names",
-    "keep_none",
     "prepare_class",
     "tag_keys",
 ]
@@ -49,20 +60,60 @@ __all__ = [
 #: The shared, immutable empty mapping used as ``extra`` when nothing is unknown.
 EMPTY: Mapping[str, Any] = types.MappingProxyType({})
 
+#: The reserved ``__dict__`` key of a frame's decode notes (see `Frame.decode_issues`).
+NOTES = "_decode_notes"
+
 _NONE_DEFAULTS: dict[type, tuple[str, ...]] = {}
 _FIELD_NAMES: dict[type, frozenset[str]] = {}
-_KEEP_NONE: dict[type, frozenset[str]] = {}
 _TAG_KEYS: dict[type, frozenset[str]] = {}
+#: The default codec's ``unstructure`` (see `bind_encoder`).
+_ENCODER: list[Callable[[Any], Any]] = []
 
 
-def keep_none(cls: type, names: frozenset[str]) -> None:
-    """Fields of ``cls`` that a Python-built instance keeps even when None.
+class DecodeNotes:
+    """What the decoder repaired in one frame (kept under `NOTES` in its ``__dict__``).
 
-    The codec declares here the optional fields the wire always carries (written as
-    ``null``), so that instances built in Python encode them like the CLI does.
+    Attributes:
+        issues: one line per repair, for people (`Frame.decode_issues`).
+        required: wire key -> the value the CLI sent, for required fields that hold a
+            stand-in value instead (`ABSENT` when the key was missing): the encoder writes
+            these back, so that re-encoding still gives what came.
     """
-    _KEEP_NONE[cls] = names
-    _NONE_DEFAULTS.clear()
+
+    __slots__ = ("issues", "required")
+
+    def __init__(self, issues: tuple[str, ...], required: Mapping[str, Any] = EMPTY) -> None:
+        self.issues = issues
+        self.required = required
+
+    def __repr__(self) -> str:
+        return f"DecodeNotes({self.issues!r})"
+
+
+#: In `DecodeNotes.required`: the frame did not carry the key at all.
+ABSENT: Any = type("Absent", (), {"__repr__": lambda self: "ABSENT"})()
+
+
+def bind_encoder(unstructure: Callable[[Any], Any]) -> None:
+    """Give `Frame.raw` the default codec's ``unstructure`` (called by the codec layer when it
+    builds the default codec: the model depends on nothing above it)."""
+    _ENCODER[:] = [unstructure]
+
+
+def encode_default(obj: Any) -> dict[str, Any]:
+    """``obj`` as the dict the default codec writes (what ``raw`` properties give).
+
+    Raises:
+        RuntimeError: no codec has been built in this process yet (nothing was decoded or
+            encoded): use ``claude_sdk.wire.to_dict(obj)``, which builds it.
+    """
+    if not _ENCODER:
+        raise RuntimeError(
+            "no codec has been built in this process yet: "
+            "use claude_sdk.wire.to_dict() to encode a value built in Python"
+        )
+    data: dict[str, Any] = _ENCODER[0](obj)
+    return data
 
 
 def tag_keys(cls: type, keys: frozenset[str]) -> None:
@@ -81,7 +132,7 @@ def field_names(cls: type) -> frozenset[str]:
     names = _FIELD_NAMES.get(cls)
     if names is None:
         names = frozenset(a.name for a in attrs.fields(cls)) | _TAG_KEYS.get(cls, frozenset())
-        _FIELD_NAMES[cls] = names
+        _FIELD_NAMES[cls] = names = names | {NOTES}
     return names
 
 
@@ -112,7 +163,7 @@ def prepare_class(cls: type) -> tuple[str, ...]:
         return names
     keep: set[str] = set()
     for klass in cls.__mro__:
-        keep |= _KEEP_NONE.get(klass, frozenset())
+        keep.update(klass.__dict__.get("_always", ()))
     collected = []
     for a in attrs.fields(cls):
         if a.default is attrs.NOTHING:
@@ -174,8 +225,13 @@ def _model_repr(self: Any) -> str:
 
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class WireModel:
-    """Base of every wire value class."""
+    """Base of every wire value class.
 
+    A subclass lists in ``_always`` the optional fields that an instance built in Python
+    keeps (and the codec writes) even when they are None.
+    """
+
+    _always: ClassVar[tuple[str, ...]] = ()
     extra: Mapping[str, Any] = attrs.field(default=EMPTY, eq=False, repr=False)
 
     __repr__ = _model_repr
@@ -200,13 +256,24 @@ class Frame(WireModel):
     def raw(self) -> dict[str, Any]:
         """The frame as a dict: exactly the JSON object it was decoded from.
 
-        Built on access from the object (encoding is lossless); a copy made with
-        ``attrs.evolve`` gives its own fields.
-        """
-        from ._protocol.codec import unstructure
+        Built on access from the object by the default codec (encoding is lossless); a copy
+        made with ``attrs.evolve`` gives its own fields.
 
-        data: dict[str, Any] = unstructure(self)
-        return data
+        Raises:
+            RuntimeError: no codec has been built in this process yet (nothing was decoded
+                or encoded): use ``claude_sdk.wire.to_dict(frame)``, which builds it.
+        """
+        return encode_default(self)
+
+    @property
+    def decode_issues(self) -> tuple[str, ...]:
+        """What the decoder had to repair to give this frame (empty for a frame that fitted).
+
+        For example invalid UTF-8 replaced by U+FFFD, or a field whose value did not fit its
+        type (that field reads as its default and the value the CLI sent is in ``extra``).
+        """
+        notes = self.__dict__.get(NOTES)
+        return notes.issues if notes is not None else ()
 
 
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)

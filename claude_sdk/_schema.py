@@ -299,7 +299,7 @@ def _name(tp: Any) -> str:
 def structure_output(tp: type[T], data: Any) -> T:
     """Turn a result's ``structured_output`` into an instance of ``tp``.
 
-    Uses the SDK's cattrs converter (``claude_sdk._protocol.codec.get_converter()``). When the
+    Uses the SDK's cattrs converter (the default codec's). When the
     data does not fit but is an object with one key that is not a field of ``tp`` and holds
     an object that fits, that object is used: models sometimes wrap their answer (for
     example ``{"output": {...}}``).
@@ -308,9 +308,9 @@ def structure_output(tp: type[T], data: Any) -> T:
         ValueError: ``data`` is None (no structured output) or does not fit ``tp``; the
             converter's error is chained.
     """
-    from ._protocol.codec import get_converter
+    from ._protocol.codec import default_codec
 
-    converter = get_converter()
+    converter = default_codec().converter
     if data is None:
         raise ValueError(f"there is no structured output to turn into {_name(tp)}")
     try:

@@ -15,7 +15,8 @@ response's body is a plain dict on the envelope (its type depends on the request
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+import typing
+from typing import Any, ClassVar, Generic, TypeVar
 
 import attrs
 
@@ -89,6 +90,9 @@ __all__ = [
     "HostAuthTokenRefreshRequest",
     "UnknownControlRequest",
     "ControlRequestPayload",
+    "McpMessageResponse",
+    "ElicitationResponse",
+    "HostRequest",
     "HOST_REQUESTS",
     "CLI_REQUESTS",
     # typed success bodies
@@ -108,6 +112,7 @@ __all__ = [
 ]
 
 _JSON = dict[str, Any]
+_Answer = TypeVar("_Answer")
 
 
 # ======================================================================================
@@ -204,6 +209,31 @@ class UpdateEnvironmentVariables(Frame):
 
 
 # ======================================================================================
+# The base of host -> CLI request payloads
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class HostRequest(WireModel, Generic[_Answer]):
+    """A request the host sends to the CLI; the type parameter is the answer it gets.
+
+    ``answer_type`` (read from the type parameter when the class is made) is what the body of
+    a success response becomes: a model class, ``dict[str, Any]`` for the body as it came, or
+    ``None`` (nothing: the body is ignored). A request class knows its answer type, so
+    ``await session.request(InterruptRequest())`` is typed as an `InterruptResponse`.
+    """
+
+    subtype: ClassVar[str]
+    answer_type: ClassVar[Any] = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for base in cls.__dict__.get("__orig_bases__", ()):
+            if typing.get_origin(base) is HostRequest:
+                (answer,) = typing.get_args(base)
+                cls.answer_type = None if answer is type(None) else answer
+
+
+# ======================================================================================
 # initialize (§6.4)
 
 
@@ -211,6 +241,7 @@ class UpdateEnvironmentVariables(Frame):
 class HookMatcherConfig(WireModel):
     """One hook matcher as registered in ``initialize`` (``timeout`` in seconds)."""
 
+    _always: ClassVar[tuple[str, ...]] = ("matcher",)
     matcher: str | None = None
     hook_callback_ids: list[str]
     timeout: float | None = None
@@ -238,37 +269,6 @@ class AgentDefinition(WireModel):
     permission_mode: str | None = None
     observer: bool | None = None
     observer_message: str | None = None
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class InitializeRequest(WireModel):
-    """The first request of a session: hooks, agents, prompts and in-process servers."""
-
-    subtype: ClassVar[str] = "initialize"
-    hooks: dict[str, list[HookMatcherConfig]] | None = None
-    sdk_mcp_servers: list[str] | None = None
-    sdk_mcp_server_configs: _JSON | None = None
-    sdk_mcp_server_manifests: _JSON | None = None
-    json_schema: _JSON | None = None
-    system_prompt: list[str] | None = None
-    append_system_prompt: str | None = None
-    system_prompt_snapshot: bool | None = None
-    exclude_dynamic_sections: bool | None = None
-    plan_mode_instructions: str | None = None
-    tool_aliases: dict[str, str] | None = None
-    agents: dict[str, AgentDefinition] | None = None
-    title: str | None = None
-    skills: list[str] | None = None
-    prompt_suggestions: bool | None = None
-    agent_progress_summaries: bool | None = None
-    forward_subagent_text: bool | None = None
-    per_task_stop_affordance: bool | None = None
-    supported_dialog_kinds: list[str] | None = None
-    plugins: list[_JSON] | None = None
-    mcp_servers: _JSON | None = None
-    settings: _JSON | None = None
-    disallowed_tools: list[str] | None = None
-    managed_settings: _JSON | None = None
 
 
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
@@ -346,538 +346,40 @@ class InitializeResponse(WireModel):
     capabilities: list[str] | None = None
 
 
-# ======================================================================================
-# Host -> CLI requests (§6.3)
-
-
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class InterruptRequest(WireModel):
-    """Stop the current turn (the session stays usable)."""
-
-    subtype: ClassVar[str] = "interrupt"
-    cancel_queued: bool | None = None
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class SetPermissionModeRequest(WireModel):
-    """Change the permission mode."""
-
-    subtype: ClassVar[str] = "set_permission_mode"
-    mode: str
-    answers_bypass_switch_back: bool | None = None
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class SetModelRequest(WireModel):
-    """Change the model (None or ``"default"`` goes back to the default)."""
-
-    subtype: ClassVar[str] = "set_model"
-    model: str | None = None
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class SetMaxThinkingTokensRequest(WireModel):
-    """Change the thinking budget."""
-
-    subtype: ClassVar[str] = "set_max_thinking_tokens"
-    max_thinking_tokens: int | None = None
-    thinking_display: str | None = None
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class McpStatusRequest(WireModel):
-    """Ask for the status of every MCP server."""
-
-    subtype: ClassVar[str] = "mcp_status"
-    live_reply: bool | None = None
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class McpMessageRequest(WireModel):
-    """A JSON-RPC message for an in-process MCP server (both directions)."""
-
-    subtype: ClassVar[str] = "mcp_message"
-    server_name: str
-    message: _JSON
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class McpSetServersRequest(WireModel):
-    """Replace the dynamic MCP servers."""
-
-    subtype: ClassVar[str] = "mcp_set_servers"
-    servers: dict[str, _JSON]
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class McpReconnectRequest(WireModel):
-    """Reconnect an MCP server."""
-
-    subtype: ClassVar[str] = "mcp_reconnect"
-    server_name: str
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class McpToggleRequest(WireModel):
-    """Enable or disable an MCP server."""
-
-    subtype: ClassVar[str] = "mcp_toggle"
-    server_name: str
-    enabled: bool
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class SetMcpPermissionModeOverrideRequest(WireModel):
-    """Override an MCP server's permission mode."""
-
-    subtype: ClassVar[str] = "set_mcp_permission_mode_override"
-    server_name: str
-    mode: str | None = None
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class McpReadResourceRequest(WireModel):
-    """Read a ``ui://`` resource of an MCP server."""
-
-    subtype: ClassVar[str] = "mcp_read_resource"
-    server_name: str
-    uri: str
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class McpCallRequest(WireModel):
-    """Call an MCP tool without a model turn (not for in-process servers)."""
-
-    subtype: ClassVar[str] = "mcp_call"
-    tool: str
-    arguments: _JSON | None = None
-    expires_at: Any = None
-    timeout_ms: int | None = None
-    result_not_for_model: bool | None = None
-    check_permissions: bool | None = None
-    input_files: list[_JSON] | None = None
-    output_files: list[_JSON] | None = None
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class RewindFilesRequest(WireModel):
-    """Rewind files to their state at a user message (needs file checkpointing)."""
-
-    subtype: ClassVar[str] = "rewind_files"
-    user_message_id: str
-    dry_run: bool | None = None
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class GetContextUsageRequest(WireModel):
-    """Ask how the context window is used (costs about 34 token-count calls)."""
-
-    subtype: ClassVar[str] = "get_context_usage"
-    detail: str | None = None
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class GetUsageRequest(WireModel):
-    """Ask for the session's usage and rate limits."""
-
-    subtype: ClassVar[str] = "get_usage"
-    skip_behaviors: Any = None
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class GetSessionCostRequest(WireModel):
-    """Ask for the ``/usage`` text."""
-
-    subtype: ClassVar[str] = "get_session_cost"
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class ListModelsRequest(WireModel):
-    """List the models the CLI offers."""
-
-    subtype: ClassVar[str] = "list_models"
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class GetBinaryVersionRequest(WireModel):
-    """Ask for the CLI binary's version."""
-
-    subtype: ClassVar[str] = "get_binary_version"
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class FileSuggestionsRequest(WireModel):
-    """File-path completions for a query."""
-
-    subtype: ClassVar[str] = "file_suggestions"
-    query: str
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class RenameSessionRequest(WireModel):
-    """Set the session's title."""
-
-    subtype: ClassVar[str] = "rename_session"
-    title: str
-    source: str | None = None
-    session_id: str | None = None
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class CancelAsyncMessageRequest(WireModel):
-    """Withdraw a queued user message by its uuid."""
-
-    subtype: ClassVar[str] = "cancel_async_message"
-    message_uuid: str
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class ReadFileRequest(WireModel):
-    """Read a file through the CLI (subject to its Read rules)."""
-
-    subtype: ClassVar[str] = "read_file"
-    path: str
-    max_bytes: int | None = None
-    encoding: str | None = None
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class SeedReadStateRequest(WireModel):
-    """Tell the CLI a file was read at ``mtime``."""
-
-    subtype: ClassVar[str] = "seed_read_state"
-    path: str
-    mtime: float
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class RegisterRepoRootRequest(WireModel):
-    """Register another repository root."""
-
-    subtype: ClassVar[str] = "register_repo_root"
-    directory: str
-    reload_claude_md: bool | None = None
-    reload_plugins: bool | None = None
-    reload_skills: bool | None = None
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class ReloadPluginsRequest(WireModel):
-    """Reload plugins."""
-
-    subtype: ClassVar[str] = "reload_plugins"
-    hold_on_cache_impact: bool | None = None
-    add_plugins: list[Any] | None = None
-    refuse_if_busy: bool | None = None
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class ReloadSkillsRequest(WireModel):
-    """Reload skills."""
-
-    subtype: ClassVar[str] = "reload_skills"
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class ReloadOutputStylesRequest(WireModel):
-    """Reload output styles."""
-
-    subtype: ClassVar[str] = "reload_output_styles"
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class SetHasSubscribersRequest(WireModel):
-    """Tell the CLI whether anyone watches the session."""
-
-    subtype: ClassVar[str] = "set_has_subscribers"
-    has_subscribers: bool | None = None
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class StopTaskRequest(WireModel):
-    """Stop a background task."""
-
-    subtype: ClassVar[str] = "stop_task"
-    task_id: str
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class BackgroundTasksRequest(WireModel):
-    """Move running work to the background."""
-
-    subtype: ClassVar[str] = "background_tasks"
-    tool_use_id: str | None = None
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class GetTaskOutputRequest(WireModel):
-    """Read a background task's output."""
-
-    subtype: ClassVar[str] = "get_task_output"
-    task_id: str
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class ApplyFlagSettingsRequest(WireModel):
-    """Apply partial settings (a None value clears a key)."""
-
-    subtype: ClassVar[str] = "apply_flag_settings"
-    settings: _JSON
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class GetSettingsRequest(WireModel):
-    """Ask for the effective settings and their sources."""
-
-    subtype: ClassVar[str] = "get_settings"
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class GetHooksListingRequest(WireModel):
-    """Ask for every registered hook."""
-
-    subtype: ClassVar[str] = "get_hooks_listing"
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class UpdateSettingsRequest(WireModel):
-    """Persist settings (only ``outputStyle`` and ``effortLevel``)."""
-
-    subtype: ClassVar[str] = "update_settings"
-    source: str
-    settings: _JSON
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class ListPermissionRulesRequest(WireModel):
-    """List the permission rules in effect."""
-
-    subtype: ClassVar[str] = "list_permission_rules"
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class EndSessionRequest(WireModel):
-    """End the session."""
-
-    subtype: ClassVar[str] = "end_session"
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class SetColorRequest(WireModel):
-    """Set the session colour (refused over stdio by CLI 2.1.330)."""
-
-    subtype: ClassVar[str] = "set_color"
-    color: str
-
-
-# ======================================================================================
-# CLI -> host requests (§6.5, §6.6)
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class McpServerRef(WireModel):
-    """Which MCP server a tool belongs to."""
-
-    name: str
-    source: str | None = None
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class CanUseToolRequest(WireModel):
-    """The CLI asks whether a tool may run (needs ``--permission-prompt-tool=stdio``)."""
-
-    subtype: ClassVar[str] = "can_use_tool"
-    tool_name: str
-    input: _JSON
-    tool_use_id: str | None = None
-    agent_id: str | None = None
-    permission_suggestions: list[PermissionUpdate] | None = None
-    blocked_path: str | None = None
-    decision_reason: str | None = None
-    decision_reason_type: str | None = None
-    decision_reason_code: str | None = None
-    classifier_approvable: bool | None = None
-    suppress_always_allow_rule: bool | None = None
-    default_to_no: bool | None = None
-    matched_ask_rule: _JSON | None = None
+class InitializeRequest(HostRequest[InitializeResponse]):
+    """The first request of a session: hooks, agents, prompts and in-process servers."""
+
+    subtype: ClassVar[str] = "initialize"
+    _always: ClassVar[tuple[str, ...]] = ("hooks",)
+    hooks: dict[str, list[HookMatcherConfig]] | None = None
+    sdk_mcp_servers: list[str] | None = None
+    sdk_mcp_server_configs: _JSON | None = None
+    sdk_mcp_server_manifests: _JSON | None = None
+    json_schema: _JSON | None = None
+    system_prompt: list[str] | None = None
+    append_system_prompt: str | None = None
+    system_prompt_snapshot: bool | None = None
+    exclude_dynamic_sections: bool | None = None
+    plan_mode_instructions: str | None = None
+    tool_aliases: dict[str, str] | None = None
+    agents: dict[str, AgentDefinition] | None = None
     title: str | None = None
-    display_name: str | None = None
-    description: str | None = None
-    requires_user_interaction: bool | None = None
-    mcp_server: McpServerRef | None = None
-    server_policy_ask_only: bool | None = None
-    plugin: Any = None
-    server_prompt: Any = None
-    computer_folder: Any = None
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class HookCallbackRequest(WireModel):
-    """The CLI runs a hook callback registered in ``initialize``."""
-
-    subtype: ClassVar[str] = "hook_callback"
-    callback_id: str
-    input: HookInput
-    tool_use_id: str | None = None
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class ElicitationRequest(WireModel):
-    """An MCP server asks the user for input."""
-
-    subtype: ClassVar[str] = "elicitation"
-    mcp_server_name: str
-    message: str
-    mode: str | None = None
-    url: str | None = None
-    elicitation_id: str | None = None
-    requested_schema: _JSON | None = None
-    property_order: list[str] | None = None
-    title: str | None = None
-    display_name: str | None = None
-    description: str | None = None
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class RequestUserDialogRequest(WireModel):
-    """The CLI asks the host to show a dialog of a kind it declared."""
-
-    subtype: ClassVar[str] = "request_user_dialog"
-    dialog_kind: str
-    payload: Any = None
-    tool_use_id: str | None = None
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class OAuthTokenRefreshRequest(WireModel):
-    """The CLI needs a fresh OAuth token."""
-
-    subtype: ClassVar[str] = "oauth_token_refresh"
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class HostAuthTokenRefreshRequest(WireModel):
-    """The CLI needs a fresh host auth token."""
-
-    subtype: ClassVar[str] = "host_auth_token_refresh"
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class UnknownControlRequest(UnknownBase):
-    """A request payload of a subtype the model does not know; ``raw`` is the payload."""
-
-    @property
-    def subtype(self) -> str | None:
-        value = self.raw.get("subtype")
-        return value if isinstance(value, str) else None
-
-
-HOST_REQUESTS: tuple[type[WireModel], ...] = (
-    InitializeRequest,
-    InterruptRequest,
-    SetPermissionModeRequest,
-    SetModelRequest,
-    SetMaxThinkingTokensRequest,
-    McpStatusRequest,
-    McpMessageRequest,
-    McpSetServersRequest,
-    McpReconnectRequest,
-    McpToggleRequest,
-    SetMcpPermissionModeOverrideRequest,
-    McpReadResourceRequest,
-    McpCallRequest,
-    RewindFilesRequest,
-    GetContextUsageRequest,
-    GetUsageRequest,
-    GetSessionCostRequest,
-    ListModelsRequest,
-    GetBinaryVersionRequest,
-    FileSuggestionsRequest,
-    RenameSessionRequest,
-    CancelAsyncMessageRequest,
-    ReadFileRequest,
-    SeedReadStateRequest,
-    RegisterRepoRootRequest,
-    ReloadPluginsRequest,
-    ReloadSkillsRequest,
-    ReloadOutputStylesRequest,
-    SetHasSubscribersRequest,
-    StopTaskRequest,
-    BackgroundTasksRequest,
-    GetTaskOutputRequest,
-    ApplyFlagSettingsRequest,
-    GetSettingsRequest,
-    GetHooksListingRequest,
-    UpdateSettingsRequest,
-    ListPermissionRulesRequest,
-    EndSessionRequest,
-    SetColorRequest,
-)
-"""Every host -> CLI request payload class (``mcp_message`` goes both ways)."""
-
-CLI_REQUESTS: tuple[type[WireModel], ...] = (
-    CanUseToolRequest,
-    HookCallbackRequest,
-    McpMessageRequest,
-    ElicitationRequest,
-    RequestUserDialogRequest,
-    OAuthTokenRefreshRequest,
-    HostAuthTokenRefreshRequest,
-)
-"""Every CLI -> host request payload class."""
-
-ControlRequestPayload = (
-    InitializeRequest
-    | InterruptRequest
-    | SetPermissionModeRequest
-    | SetModelRequest
-    | SetMaxThinkingTokensRequest
-    | McpStatusRequest
-    | McpMessageRequest
-    | McpSetServersRequest
-    | McpReconnectRequest
-    | McpToggleRequest
-    | SetMcpPermissionModeOverrideRequest
-    | McpReadResourceRequest
-    | McpCallRequest
-    | RewindFilesRequest
-    | GetContextUsageRequest
-    | GetUsageRequest
-    | GetSessionCostRequest
-    | ListModelsRequest
-    | GetBinaryVersionRequest
-    | FileSuggestionsRequest
-    | RenameSessionRequest
-    | CancelAsyncMessageRequest
-    | ReadFileRequest
-    | SeedReadStateRequest
-    | RegisterRepoRootRequest
-    | ReloadPluginsRequest
-    | ReloadSkillsRequest
-    | ReloadOutputStylesRequest
-    | SetHasSubscribersRequest
-    | StopTaskRequest
-    | BackgroundTasksRequest
-    | GetTaskOutputRequest
-    | ApplyFlagSettingsRequest
-    | GetSettingsRequest
-    | GetHooksListingRequest
-    | UpdateSettingsRequest
-    | ListPermissionRulesRequest
-    | EndSessionRequest
-    | SetColorRequest
-    | CanUseToolRequest
-    | HookCallbackRequest
-    | ElicitationRequest
-    | RequestUserDialogRequest
-    | OAuthTokenRefreshRequest
-    | HostAuthTokenRefreshRequest
-    | UnknownControlRequest
-)
+    skills: list[str] | None = None
+    prompt_suggestions: bool | None = None
+    agent_progress_summaries: bool | None = None
+    forward_subagent_text: bool | None = None
+    per_task_stop_affordance: bool | None = None
+    supported_dialog_kinds: list[str] | None = None
+    plugins: list[_JSON] | None = None
+    mcp_servers: _JSON | None = None
+    settings: _JSON | None = None
+    disallowed_tools: list[str] | None = None
+    managed_settings: _JSON | None = None
 
 
 # ======================================================================================
-# Typed success bodies (keyed by the request subtype they answer)
+# Typed success bodies (a request class names the one it is answered with)
 
 
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
@@ -1004,3 +506,551 @@ class ListModelsResponse(WireModel):
     """The models the CLI offers."""
 
     models: list[ModelInfo] | None = None
+
+
+# ======================================================================================
+# Host -> CLI requests (§6.3)
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class InterruptRequest(HostRequest[InterruptResponse]):
+    """Stop the current turn (the session stays usable)."""
+
+    subtype: ClassVar[str] = "interrupt"
+    cancel_queued: bool | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class SetPermissionModeRequest(HostRequest[SetPermissionModeResponse]):
+    """Change the permission mode."""
+
+    subtype: ClassVar[str] = "set_permission_mode"
+    mode: str
+    answers_bypass_switch_back: bool | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class SetModelRequest(HostRequest[SetModelResponse]):
+    """Change the model (None or ``"default"`` goes back to the default)."""
+
+    subtype: ClassVar[str] = "set_model"
+    _always: ClassVar[tuple[str, ...]] = ("model",)
+    model: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class SetMaxThinkingTokensRequest(HostRequest[None]):
+    """Change the thinking budget."""
+
+    subtype: ClassVar[str] = "set_max_thinking_tokens"
+    _always: ClassVar[tuple[str, ...]] = ("max_thinking_tokens",)  # None resets the budget
+    max_thinking_tokens: int | None = None
+    thinking_display: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class McpStatusRequest(HostRequest[McpStatusResponse]):
+    """Ask for the status of every MCP server."""
+
+    subtype: ClassVar[str] = "mcp_status"
+    live_reply: bool | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class McpMessageRequest(HostRequest[None]):
+    """A JSON-RPC message for an in-process MCP server (both directions)."""
+
+    subtype: ClassVar[str] = "mcp_message"
+    server_name: str
+    message: _JSON
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class McpSetServersRequest(HostRequest[McpSetServersResponse]):
+    """Replace the dynamic MCP servers."""
+
+    subtype: ClassVar[str] = "mcp_set_servers"
+    servers: dict[str, _JSON]
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class McpReconnectRequest(HostRequest[None]):
+    """Reconnect an MCP server."""
+
+    subtype: ClassVar[str] = "mcp_reconnect"
+    server_name: str
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class McpToggleRequest(HostRequest[None]):
+    """Enable or disable an MCP server."""
+
+    subtype: ClassVar[str] = "mcp_toggle"
+    server_name: str
+    enabled: bool
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class SetMcpPermissionModeOverrideRequest(HostRequest[_JSON]):
+    """Override an MCP server's permission mode."""
+
+    subtype: ClassVar[str] = "set_mcp_permission_mode_override"
+    server_name: str
+    mode: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class McpReadResourceRequest(HostRequest[_JSON]):
+    """Read a ``ui://`` resource of an MCP server."""
+
+    subtype: ClassVar[str] = "mcp_read_resource"
+    server_name: str
+    uri: str
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class McpCallRequest(HostRequest[_JSON]):
+    """Call an MCP tool without a model turn (not for in-process servers)."""
+
+    subtype: ClassVar[str] = "mcp_call"
+    tool: str
+    arguments: _JSON | None = None
+    expires_at: Any = None
+    timeout_ms: int | None = None
+    result_not_for_model: bool | None = None
+    check_permissions: bool | None = None
+    input_files: list[_JSON] | None = None
+    output_files: list[_JSON] | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class RewindFilesRequest(HostRequest[RewindFilesResponse]):
+    """Rewind files to their state at a user message (needs file checkpointing)."""
+
+    subtype: ClassVar[str] = "rewind_files"
+    user_message_id: str
+    dry_run: bool | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class GetContextUsageRequest(HostRequest[ContextUsageResponse]):
+    """Ask how the context window is used (costs about 34 token-count calls)."""
+
+    subtype: ClassVar[str] = "get_context_usage"
+    detail: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class GetUsageRequest(HostRequest[_JSON]):
+    """Ask for the session's usage and rate limits."""
+
+    subtype: ClassVar[str] = "get_usage"
+    skip_behaviors: Any = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class GetSessionCostRequest(HostRequest[_JSON]):
+    """Ask for the ``/usage`` text."""
+
+    subtype: ClassVar[str] = "get_session_cost"
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class ListModelsRequest(HostRequest[ListModelsResponse]):
+    """List the models the CLI offers."""
+
+    subtype: ClassVar[str] = "list_models"
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class GetBinaryVersionRequest(HostRequest[GetBinaryVersionResponse]):
+    """Ask for the CLI binary's version."""
+
+    subtype: ClassVar[str] = "get_binary_version"
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class FileSuggestionsRequest(HostRequest[_JSON]):
+    """File-path completions for a query."""
+
+    subtype: ClassVar[str] = "file_suggestions"
+    query: str
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class RenameSessionRequest(HostRequest[None]):
+    """Set the session's title."""
+
+    subtype: ClassVar[str] = "rename_session"
+    title: str
+    source: str | None = None
+    session_id: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class CancelAsyncMessageRequest(HostRequest[CancelAsyncMessageResponse]):
+    """Withdraw a queued user message by its uuid."""
+
+    subtype: ClassVar[str] = "cancel_async_message"
+    message_uuid: str
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class ReadFileRequest(HostRequest[ReadFileResponse]):
+    """Read a file through the CLI (subject to its Read rules)."""
+
+    subtype: ClassVar[str] = "read_file"
+    path: str
+    max_bytes: int | None = None
+    encoding: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class SeedReadStateRequest(HostRequest[_JSON]):
+    """Tell the CLI a file was read at ``mtime``."""
+
+    subtype: ClassVar[str] = "seed_read_state"
+    path: str
+    mtime: float
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class RegisterRepoRootRequest(HostRequest[_JSON]):
+    """Register another repository root."""
+
+    subtype: ClassVar[str] = "register_repo_root"
+    directory: str
+    reload_claude_md: bool | None = None
+    reload_plugins: bool | None = None
+    reload_skills: bool | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class ReloadPluginsRequest(HostRequest[_JSON]):
+    """Reload plugins."""
+
+    subtype: ClassVar[str] = "reload_plugins"
+    hold_on_cache_impact: bool | None = None
+    add_plugins: list[Any] | None = None
+    refuse_if_busy: bool | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class ReloadSkillsRequest(HostRequest[_JSON]):
+    """Reload skills."""
+
+    subtype: ClassVar[str] = "reload_skills"
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class ReloadOutputStylesRequest(HostRequest[_JSON]):
+    """Reload output styles."""
+
+    subtype: ClassVar[str] = "reload_output_styles"
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class SetHasSubscribersRequest(HostRequest[_JSON]):
+    """Tell the CLI whether anyone watches the session."""
+
+    subtype: ClassVar[str] = "set_has_subscribers"
+    has_subscribers: bool | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class StopTaskRequest(HostRequest[None]):
+    """Stop a background task."""
+
+    subtype: ClassVar[str] = "stop_task"
+    task_id: str
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class BackgroundTasksRequest(HostRequest[_JSON]):
+    """Move running work to the background."""
+
+    subtype: ClassVar[str] = "background_tasks"
+    tool_use_id: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class GetTaskOutputRequest(HostRequest[_JSON]):
+    """Read a background task's output."""
+
+    subtype: ClassVar[str] = "get_task_output"
+    task_id: str
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class ApplyFlagSettingsRequest(HostRequest[None]):
+    """Apply partial settings (a None value clears a key)."""
+
+    subtype: ClassVar[str] = "apply_flag_settings"
+    settings: _JSON
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class GetSettingsRequest(HostRequest[_JSON]):
+    """Ask for the effective settings and their sources."""
+
+    subtype: ClassVar[str] = "get_settings"
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class GetHooksListingRequest(HostRequest[_JSON]):
+    """Ask for every registered hook."""
+
+    subtype: ClassVar[str] = "get_hooks_listing"
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class UpdateSettingsRequest(HostRequest[_JSON]):
+    """Persist settings (only ``outputStyle`` and ``effortLevel``)."""
+
+    subtype: ClassVar[str] = "update_settings"
+    source: str
+    settings: _JSON
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class ListPermissionRulesRequest(HostRequest[_JSON]):
+    """List the permission rules in effect."""
+
+    subtype: ClassVar[str] = "list_permission_rules"
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class EndSessionRequest(HostRequest[None]):
+    """End the session."""
+
+    subtype: ClassVar[str] = "end_session"
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class SetColorRequest(HostRequest[_JSON]):
+    """Set the session colour (refused over stdio by CLI 2.1.330)."""
+
+    subtype: ClassVar[str] = "set_color"
+    color: str
+
+
+# ======================================================================================
+# CLI -> host requests (§6.5, §6.6)
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class McpServerRef(WireModel):
+    """Which MCP server a tool belongs to."""
+
+    name: str
+    source: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class CanUseToolRequest(WireModel):
+    """The CLI asks whether a tool may run (needs ``--permission-prompt-tool=stdio``)."""
+
+    subtype: ClassVar[str] = "can_use_tool"
+    tool_name: str
+    input: _JSON
+    tool_use_id: str | None = None
+    agent_id: str | None = None
+    permission_suggestions: list[PermissionUpdate] | None = None
+    blocked_path: str | None = None
+    decision_reason: str | None = None
+    decision_reason_type: str | None = None
+    decision_reason_code: str | None = None
+    classifier_approvable: bool | None = None
+    suppress_always_allow_rule: bool | None = None
+    default_to_no: bool | None = None
+    matched_ask_rule: _JSON | None = None
+    title: str | None = None
+    display_name: str | None = None
+    description: str | None = None
+    requires_user_interaction: bool | None = None
+    mcp_server: McpServerRef | None = None
+    server_policy_ask_only: bool | None = None
+    plugin: Any = None
+    server_prompt: Any = None
+    computer_folder: Any = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class HookCallbackRequest(WireModel):
+    """The CLI runs a hook callback registered in ``initialize``."""
+
+    subtype: ClassVar[str] = "hook_callback"
+    callback_id: str
+    input: HookInput
+    tool_use_id: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class ElicitationRequest(WireModel):
+    """An MCP server asks the user for input."""
+
+    subtype: ClassVar[str] = "elicitation"
+    mcp_server_name: str
+    message: str
+    mode: str | None = None
+    url: str | None = None
+    elicitation_id: str | None = None
+    requested_schema: _JSON | None = None
+    property_order: list[str] | None = None
+    title: str | None = None
+    display_name: str | None = None
+    description: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class RequestUserDialogRequest(WireModel):
+    """The CLI asks the host to show a dialog of a kind it declared."""
+
+    subtype: ClassVar[str] = "request_user_dialog"
+    dialog_kind: str
+    payload: Any = None
+    tool_use_id: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class OAuthTokenRefreshRequest(WireModel):
+    """The CLI needs a fresh OAuth token."""
+
+    subtype: ClassVar[str] = "oauth_token_refresh"
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class HostAuthTokenRefreshRequest(WireModel):
+    """The CLI needs a fresh host auth token."""
+
+    subtype: ClassVar[str] = "host_auth_token_refresh"
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class McpMessageResponse(WireModel):
+    """The host's answer to ``mcp_message``: the in-process server's JSON-RPC reply."""
+
+    mcp_response: _JSON
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class ElicitationResponse(WireModel):
+    """The host's answer to ``elicitation``: ``accept`` (with ``content``), ``decline`` or
+    ``cancel``."""
+
+    action: str
+    content: _JSON | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class UnknownControlRequest(UnknownBase):
+    """A request payload of a subtype the model does not know; ``raw`` is the payload."""
+
+    @property
+    def subtype(self) -> str | None:
+        value = self.raw.get("subtype")
+        return value if isinstance(value, str) else None
+
+
+HOST_REQUESTS: tuple[type[HostRequest[Any]], ...] = (
+    InitializeRequest,
+    InterruptRequest,
+    SetPermissionModeRequest,
+    SetModelRequest,
+    SetMaxThinkingTokensRequest,
+    McpStatusRequest,
+    McpMessageRequest,
+    McpSetServersRequest,
+    McpReconnectRequest,
+    McpToggleRequest,
+    SetMcpPermissionModeOverrideRequest,
+    McpReadResourceRequest,
+    McpCallRequest,
+    RewindFilesRequest,
+    GetContextUsageRequest,
+    GetUsageRequest,
+    GetSessionCostRequest,
+    ListModelsRequest,
+    GetBinaryVersionRequest,
+    FileSuggestionsRequest,
+    RenameSessionRequest,
+    CancelAsyncMessageRequest,
+    ReadFileRequest,
+    SeedReadStateRequest,
+    RegisterRepoRootRequest,
+    ReloadPluginsRequest,
+    ReloadSkillsRequest,
+    ReloadOutputStylesRequest,
+    SetHasSubscribersRequest,
+    StopTaskRequest,
+    BackgroundTasksRequest,
+    GetTaskOutputRequest,
+    ApplyFlagSettingsRequest,
+    GetSettingsRequest,
+    GetHooksListingRequest,
+    UpdateSettingsRequest,
+    ListPermissionRulesRequest,
+    EndSessionRequest,
+    SetColorRequest,
+)
+"""Every host -> CLI request payload class (``mcp_message`` goes both ways)."""
+
+CLI_REQUESTS: tuple[type[WireModel], ...] = (
+    CanUseToolRequest,
+    HookCallbackRequest,
+    McpMessageRequest,
+    ElicitationRequest,
+    RequestUserDialogRequest,
+    OAuthTokenRefreshRequest,
+    HostAuthTokenRefreshRequest,
+)
+"""Every CLI -> host request payload class."""
+
+ControlRequestPayload = (
+    InitializeRequest
+    | InterruptRequest
+    | SetPermissionModeRequest
+    | SetModelRequest
+    | SetMaxThinkingTokensRequest
+    | McpStatusRequest
+    | McpMessageRequest
+    | McpSetServersRequest
+    | McpReconnectRequest
+    | McpToggleRequest
+    | SetMcpPermissionModeOverrideRequest
+    | McpReadResourceRequest
+    | McpCallRequest
+    | RewindFilesRequest
+    | GetContextUsageRequest
+    | GetUsageRequest
+    | GetSessionCostRequest
+    | ListModelsRequest
+    | GetBinaryVersionRequest
+    | FileSuggestionsRequest
+    | RenameSessionRequest
+    | CancelAsyncMessageRequest
+    | ReadFileRequest
+    | SeedReadStateRequest
+    | RegisterRepoRootRequest
+    | ReloadPluginsRequest
+    | ReloadSkillsRequest
+    | ReloadOutputStylesRequest
+    | SetHasSubscribersRequest
+    | StopTaskRequest
+    | BackgroundTasksRequest
+    | GetTaskOutputRequest
+    | ApplyFlagSettingsRequest
+    | GetSettingsRequest
+    | GetHooksListingRequest
+    | UpdateSettingsRequest
+    | ListPermissionRulesRequest
+    | EndSessionRequest
+    | SetColorRequest
+    | CanUseToolRequest
+    | HookCallbackRequest
+    | ElicitationRequest
+    | RequestUserDialogRequest
+    | OAuthTokenRefreshRequest
+    | HostAuthTokenRefreshRequest
+    | UnknownControlRequest
+)

@@ -53,22 +53,36 @@ import uuid as _uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, ClassVar, TypeAlias
+from typing import Any, TypeAlias
 
 import attrs
 
-from . import wire as _wire
-from ._base import UnknownBase, WireModel
+from ._entries import (
+    AgentNameEntry,
+    AiTitleEntry,
+    AssistantEntry,
+    AttachmentEntry,
+    ChainEntry,
+    CustomTitleEntry,
+    LastPromptEntry,
+    ModeEntry,
+    ProgressEntry,
+    QueueOperationEntry,
+    SummaryEntry,
+    SystemEntry,
+    TagEntry,
+    TranscriptEntry,
+    UnknownEntry,
+    UserEntry,
+)
+from ._entries import (
+    content_text as _content_text,
+)
 from ._protocol import codec as _codec
 from .errors import MessageDecodeError, SessionNotFoundError
 from .messages import (
-    APIMessage,
     AssistantMessage,
-    ContentBlock,
-    TextBlock,
-    ToolResultBlock,
     UserMessage,
-    UserPayload,
 )
 
 __all__ = [
@@ -144,284 +158,13 @@ _NOT_A_PROMPT = re.compile(
 _TITLE_SIDECAR = "custom-title.json"
 
 
-# ======================================================================================
-# Transcript entries
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class _Entry(WireModel):
-    """Base of the typed transcript entries (one JSON line each, camelCase keys)."""
-
-    type: ClassVar[str]
-    session_id: str | None = None
-    timestamp: str | None = None
-
-    @property
-    def raw(self) -> dict[str, Any]:
-        """The entry as the JSON object of its line (rebuilt exactly from the fields)."""
-        data: dict[str, Any] = _codec.unstructure(self)
-        return data
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class ChainEntry(_Entry):
-    """An entry of the conversation: linked to the one before it by ``parent_uuid``.
-
-    Attributes:
-        uuid: this entry's id (unique within a transcript; a fork keeps it).
-        parent_uuid: the entry before it in the conversation (None for the first one, and
-            after a compaction boundary).
-        logical_parent_uuid: across a compaction boundary, the entry before it.
-        is_sidechain: True in a subagent's transcript.
-        cwd: the working directory when the entry was written.
-        git_branch: the git branch then (the CLI writes ``HEAD`` outside a repository).
-        version: the CLI version that wrote it.
-        agent_id: in a subagent's transcript, the subagent's id.
-        is_meta: a message the CLI adds that the user did not write.
-    """
-
-    uuid: str | None = None
-    parent_uuid: str | None = None
-    logical_parent_uuid: str | None = None
-    is_sidechain: bool | None = None
-    cwd: str | None = None
-    git_branch: str | None = None
-    version: str | None = None
-    user_type: str | None = None
-    entrypoint: str | None = None
-    agent_id: str | None = None
-    is_meta: bool | None = None
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class UserEntry(ChainEntry):
-    """A user message: a prompt, or the results of tool calls (``message.content`` blocks).
-
-    ``tool_use_result`` is the tool's structured output (the Bash ``stdout``/``stderr``, ...).
-    """
-
-    type: ClassVar[str] = "user"
-    message: UserPayload
-    prompt_id: str | None = None
-    tool_use_result: Any = None
-    source_tool_assistant_uuid: str | None = None
-    permission_mode: str | None = None
-    prompt_source: str | None = None
-    is_compact_summary: bool | None = None
-
-    @property
-    def text(self) -> str:
-        """The message's text: the string content, or its text blocks joined."""
-        return _content_text(self.message.content)
-
-    @property
-    def is_tool_result(self) -> bool:
-        """True when the message carries tool results rather than a prompt."""
-        content = self.message.content
-        return isinstance(content, list) and any(isinstance(b, ToolResultBlock) for b in content)
-
-    def to_message(self) -> UserMessage:
-        """This entry as the `UserMessage` frame the CLI streams for it."""
-        return UserMessage(
-            message=self.message,
-            session_id=self.session_id,
-            uuid=self.uuid,
-            timestamp=self.timestamp,
-            tool_use_result=self.tool_use_result,
-            agent_id=self.agent_id,
-        )
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class AssistantEntry(ChainEntry):
-    """One content block of a model response (``message`` is the API message)."""
-
-    type: ClassVar[str] = "assistant"
-    message: APIMessage
-    request_id: str | None = None
-    request_session_id: str | None = None
-    is_api_error_message: bool | None = None
-
-    @property
-    def content(self) -> list[ContentBlock]:
-        """The message's content blocks."""
-        return self.message.content
-
-    @property
-    def text(self) -> str:
-        """The text of the message's text blocks."""
-        return "".join(b.text for b in self.message.content if isinstance(b, TextBlock))
-
-    def to_message(self) -> AssistantMessage:
-        """This entry as the `AssistantMessage` frame the CLI streams for it."""
-        return AssistantMessage(
-            message=self.message,
-            session_id=self.session_id,
-            uuid=self.uuid,
-            timestamp=self.timestamp,
-            request_id=self.request_id,
-            agent_id=self.agent_id,
-        )
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class SystemEntry(ChainEntry):
-    """A note of the CLI's in the conversation (``subtype`` such as ``compact_boundary``)."""
-
-    type: ClassVar[str] = "system"
-    subtype: str | None = None
-    content: Any = None
-    level: str | None = None
-    compact_metadata: Any = None
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class AttachmentEntry(ChainEntry):
-    """Context the CLI attached to the conversation (``attachment["type"]``: ``environment``,
-    ``skill_listing``, ``date``, ``prompt_snapshot``, ...)."""
-
-    type: ClassVar[str] = "attachment"
-    attachment: Any = None
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class ProgressEntry(ChainEntry):
-    """A tool's progress report (older CLIs wrote these into the conversation)."""
-
-    type: ClassVar[str] = "progress"
-    data: Any = None
-    tool_use_id: str | None = None
-    parent_tool_use_id: str | None = None
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class SummaryEntry(_Entry):
-    """A summary of the conversation up to ``leaf_uuid``."""
-
-    type: ClassVar[str] = "summary"
-    summary: str | None = None
-    leaf_uuid: str | None = None
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class CustomTitleEntry(_Entry):
-    """The title a user gave the session (the last one wins; an empty one clears it)."""
-
-    type: ClassVar[str] = "custom-title"
-    custom_title: str | None = None
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class AiTitleEntry(_Entry):
-    """A title the CLI generated for the session."""
-
-    type: ClassVar[str] = "ai-title"
-    ai_title: str | None = None
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class TagEntry(_Entry):
-    """The session's tag (the last one wins; an empty one clears it)."""
-
-    type: ClassVar[str] = "tag"
-    tag: str | None = None
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class LastPromptEntry(_Entry):
-    """Written after each turn: the prompt the CLI lists the session by, and the leaf."""
-
-    type: ClassVar[str] = "last-prompt"
-    last_prompt: str | None = None
-    leaf_uuid: str | None = None
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class AgentNameEntry(_Entry):
-    """The session's agent name (a rename sets it to the title)."""
-
-    type: ClassVar[str] = "agent-name"
-    agent_name: str | None = None
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class ModeEntry(_Entry):
-    """The session's mode (``normal``, ...)."""
-
-    type: ClassVar[str] = "mode"
-    mode: str | None = None
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class QueueOperationEntry(_Entry):
-    """A change to the CLI's prompt queue (``enqueue``, ``dequeue``, ``remove``)."""
-
-    type: ClassVar[str] = "queue-operation"
-    operation: str | None = None
-    content: Any = None
-
-
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class UnknownEntry(UnknownBase):
-    """An entry of a kind this module does not type (``raw`` is the line's object).
-
-    The CLI writes many bookkeeping kinds (``api-request``, ``cost-state``, ``tools-used``,
-    ...) and adds new ones; all of them arrive here, whole.
-    """
-
-    @property
-    def type(self) -> str | None:
-        """The entry's ``type``."""
-        value = self.raw.get("type")
-        return value if isinstance(value, str) else None
-
-    @property
-    def session_id(self) -> str | None:
-        """The entry's ``sessionId``."""
-        value = self.raw.get("sessionId")
-        return value if isinstance(value, str) else None
-
-    @property
-    def timestamp(self) -> str | None:
-        """The entry's ``timestamp``."""
-        value = self.raw.get("timestamp")
-        return value if isinstance(value, str) else None
-
-
-#: One line of a transcript, typed.
-TranscriptEntry: TypeAlias = (
-    UserEntry
-    | AssistantEntry
-    | SystemEntry
-    | AttachmentEntry
-    | ProgressEntry
-    | SummaryEntry
-    | CustomTitleEntry
-    | AiTitleEntry
-    | TagEntry
-    | LastPromptEntry
-    | AgentNameEntry
-    | ModeEntry
-    | QueueOperationEntry
-    | UnknownEntry
-)
-
-_ = _wire  # importing claude_sdk.wire registers the wire model the entries build on
-_codec.register_spec(_Entry, camel=True)
-_codec.register_spec(UserEntry, camel=True, source_tool_assistant_uuid="sourceToolAssistantUUID")
-_codec.register_spec(
-    ProgressEntry, camel=True, tool_use_id="toolUseID", parent_tool_use_id="parentToolUseID"
-)
-_codec.register_union(TranscriptEntry, key="type", unknown=UnknownEntry)
-
-
 def decode_entry(data: Mapping[str, Any]) -> TranscriptEntry:
     """Type one transcript line's JSON object (``data`` is left as it was).
 
     Never raises for an object: an unknown kind, or a known kind whose shape does not fit,
     becomes `UnknownEntry`.
     """
-    entry: TranscriptEntry = _codec.structure(dict(data), TranscriptEntry)
+    entry: TranscriptEntry = _codec.default_codec().structure(dict(data), TranscriptEntry)
     return entry
 
 
@@ -430,7 +173,7 @@ _ENTRY_UNION: Any = TranscriptEntry
 
 def _decode_in_place(data: dict[str, Any]) -> TranscriptEntry:
     """Type a freshly parsed line; the dict becomes the entry (the codec works in place)."""
-    entry: TranscriptEntry = _codec.get_converter().structure(data, _ENTRY_UNION)
+    entry: TranscriptEntry = _codec.default_codec().union_fn(_ENTRY_UNION)(data)
     return entry
 
 
@@ -1011,22 +754,6 @@ def _agent_files(directory: Path) -> Iterator[tuple[str, Path]]:
 
 # ======================================================================================
 # Internals: reading transcripts
-
-
-def _content_text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        parts = []
-        for block in content:
-            if isinstance(block, TextBlock):
-                parts.append(block.text)
-            elif isinstance(block, Mapping) and block.get("type") == "text":
-                text = block.get("text")
-                if isinstance(text, str):
-                    parts.append(text)
-        return "\n".join(parts)
-    return ""
 
 
 def _prompt_of(obj: Mapping[str, Any]) -> str | None:

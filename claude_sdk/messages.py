@@ -264,6 +264,7 @@ class APIMessage(WireModel):
     """
 
     type: ClassVar[str] = "message"
+    _always: ClassVar[tuple[str, ...]] = ("stop_reason", "stop_sequence", "context_management")
     id: str
     model: str
     role: str = "assistant"
@@ -397,6 +398,7 @@ class AssistantMessage(Frame):
     """
 
     type: ClassVar[str] = "assistant"
+    _always: ClassVar[tuple[str, ...]] = ("parent_tool_use_id",)
     message: APIMessage
     parent_tool_use_id: str | None = None
     session_id: str | None = None
@@ -447,6 +449,7 @@ class UserMessage(Frame):
     """
 
     type: ClassVar[str] = "user"
+    _always: ClassVar[tuple[str, ...]] = ("parent_tool_use_id",)
     message: UserPayload
     parent_tool_use_id: str | None = None
     session_id: str | None = None
@@ -566,6 +569,7 @@ class StreamEvent(Frame):
     """A raw API streaming event (only with ``include_partial_messages``)."""
 
     type: ClassVar[str] = "stream_event"
+    _always: ClassVar[tuple[str, ...]] = ("parent_tool_use_id",)
     event: _JSON
     session_id: str | None = None
     parent_tool_use_id: str | None = None
@@ -646,6 +650,7 @@ class StatusMessage(SystemMessage):
     """``requesting`` / ``compacting`` / None, and permission-mode changes."""
 
     subtype: str = "status"
+    _always: ClassVar[tuple[str, ...]] = ("status",)
     status: str | None = None
     permission_mode: str | None = None
     compact_result: str | None = None
@@ -658,6 +663,7 @@ class ApiRetryMessage(SystemMessage):
     """An API call is being retried."""
 
     subtype: str = "api_retry"
+    _always: ClassVar[tuple[str, ...]] = ("error_status",)
     attempt: int
     max_retries: int
     retry_delay_ms: int | float

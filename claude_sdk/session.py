@@ -48,10 +48,9 @@ import attrs
 
 from . import control as c
 from ._lowlevel import Primitives
-from ._protocol import codec
+from ._protocol.codec import default_codec, dumps
 from ._protocol.control import ControlState
 from ._protocol.launch import HookRegistration, LaunchSpec, build_initialize, build_launch_spec
-from ._protocol.schema import RESPONSE_TYPES
 from .errors import (
     ClaudeSDKError,
     ControlTimeoutError,
@@ -721,7 +720,7 @@ class Session:
 
     async def _reader(self) -> None:
         conn = self._conn
-        decode = codec.decode_frame
+        decode = _CODEC.decode_frame
         buffer = self._buffer
         turns = self._turns
         telemetry = self._telemetry if self._telemetry.enabled else None
@@ -1023,7 +1022,7 @@ class Session:
             answer = self._control.finish(request_id)
         if not answer or response is None:
             return  # withdrawn by the CLI (send nothing), or deliberately unanswered
-        line = codec.dumps({"type": "control_response", "response": response})
+        line = dumps({"type": "control_response", "response": response})
         try:
             if scope.cancel_called:  # cancelled, yet answered: the answer still goes out
                 with anyio.CancelScope(shield=True):
@@ -1066,7 +1065,7 @@ class Session:
     async def _decide_permission(self, request: c.CanUseToolRequest, request_id: str) -> Any:
         callback = self._options.can_use_tool
         if callback is None:
-            return codec.unstructure(
+            return _CODEC.unstructure(
                 PermissionDeny(message="no can_use_tool callback is configured in the SDK")
             )
         serving = self._inbound.get(request_id)
@@ -1094,17 +1093,17 @@ class Session:
         except Exception as exc:
             # Fail closed: a callback that raises or times out denies the tool.
             logger.warning("can_use_tool for %s failed: %r; denying", request.tool_name, exc)
-            return codec.unstructure(
+            return _CODEC.unstructure(
                 PermissionDeny(message=f"permission callback failed: {_describe(exc)}")
             )
         if not isinstance(result, (PermissionAllow, PermissionDeny)):
-            return codec.unstructure(
+            return _CODEC.unstructure(
                 PermissionDeny(
                     message=f"permission callback returned {type(result).__name__}, "
                     "not PermissionAllow or PermissionDeny"
                 )
             )
-        answer = codec.unstructure(result)
+        answer = _CODEC.unstructure(result)
         if answer["behavior"] == "allow" and answer.get("updatedInput") is None:
             # The official SDKs always send the input to run with: the original when unchanged.
             answer["updatedInput"] = request.input
@@ -1145,7 +1144,7 @@ class Session:
         if result is None:
             return {}
         if isinstance(result, (HookOutput, AsyncHookOutput)):
-            return codec.unstructure(result)
+            return _CODEC.unstructure(result)
         if isinstance(result, Mapping):
             return dict(result)
         raise TypeError(f"hook returned {type(result).__name__}, not HookOutput, dict or None")
@@ -1185,18 +1184,19 @@ class Session:
         await self._request(c.McpMessageRequest(server_name=server_name, message=message))
 
     async def _send_frame(self, frame: Any) -> None:
-        await self._conn.send(codec.encode(frame))
+        await self._conn.send(_CODEC.encode(frame))
 
 
+_CODEC = default_codec()
 _warmed: list[bool] = []
 
 
 def _warm_up() -> None:
     _warmed.append(True)
-    codec.warm_up(
+    _CODEC.warm_up(
         decode=[
             c.ControlResponse,
-            RESPONSE_TYPES["initialize"],
+            c.InitializeResponse,
             InitMessage,
             AssistantMessage,
             TextBlock,
@@ -1217,7 +1217,7 @@ def _warm_up() -> None:
 #: other line, these types written another way included, is decoded by the reader.
 _DEFERRED: Final = (b'{"type":"assistant",', b'{"type":"user",', b'{"type":"stream_event",')
 
-_decode_frame = codec.decode_frame
+_decode_frame = _CODEC.decode_frame
 _startswith: Final[Callable[..., bool]] = bytes.startswith
 _repeat = itertools.repeat
 

@@ -8,7 +8,7 @@ Shapes follow the CLI's tool schemas (CLI 2.1.330; the official TypeScript SDK's
 ``sdk-tools.d.ts`` declares the same), plus tools that older CLIs still offer (``MultiEdit``,
 ``TodoWrite``, ``BashOutput``, ``KillShell``). Most keys are snake_case, as here; the few that
 are not (``dangerouslyDisableSandbox``, ``activeForm``, Grep's ``-A`` / ``-n`` flags, ...) are
-mapped by the codec, registered by `register`.
+listed in `WIRE_KEYS`, which the codec reads too.
 
 Contract:
 
@@ -17,7 +17,9 @@ Contract:
   the wrong JSON type. A value outside a ``Literal`` (say a new todo status) still fits: a newer
   CLI may add values, and the view is then as good as the dict.
 * Keys the class does not know are kept in ``extra`` (excluded from equality), so
-  ``codec.unstructure(typed_input(name, d)) == d``: the view loses nothing.
+  ``wire.to_dict(typed_input(name, d)) == d``: the view loses nothing. The view is made here,
+  in the model layer, the way the codec makes a decoded value (the dict becomes the
+  instance's ``__dict__``), so that it needs no codec.
 * The view is decoded from a shallow copy of ``tool_input``; lists of plain values inside it
   are shared with the dict.
 * Optional fields the input did not carry read as None; a view built in Python leaves out the
@@ -28,13 +30,12 @@ from __future__ import annotations
 
 import types
 import typing
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, Literal, TypeAlias
 
 import attrs
 
-from ._base import WireModel
-from ._protocol import codec
+from ._base import WireModel, prepare_class
 
 __all__ = [
     # file tools
@@ -84,6 +85,7 @@ __all__ = [
     "ToolInput",
     "TOOL_INPUTS",
     "typed_input",
+    "WIRE_KEYS",
     "register",
 ]
 
@@ -747,8 +749,9 @@ TOOL_INPUTS: Mapping[str, type[ToolInput]] = types.MappingProxyType(
     }
 )
 
-#: The wire keys that are not the field's name (every other key is the field's name).
-_WIRE_KEYS: Mapping[type, Mapping[str, str]] = {
+#: The wire keys that are not the field's name (every other key is the field's name). The
+#: codec's schema reads this table too.
+WIRE_KEYS: Mapping[type, Mapping[str, str]] = {
     BashInput: {"dangerously_disable_sandbox": "dangerouslyDisableSandbox"},
     GrepInput: {
         "lines_before": "-B",
@@ -772,22 +775,9 @@ _WIRE_KEYS: Mapping[type, Mapping[str, str]] = {
     ScheduleWakeupInput: {"delay_seconds": "delaySeconds"},
 }
 
-_registered = False
-
 
 def register() -> None:
-    """Register the wire names of the tool input classes with the codec (idempotent).
-
-    Called by ``schema.register_all()``; `typed_input` calls it too, so that no decoder is
-    ever generated before the names are known.
-    """
-    global _registered
-    if _registered:
-        return
-    _registered = True
-    spec: Callable[..., None] = codec.register_spec
-    for cls, renames in _WIRE_KEYS.items():
-        spec(cls, **renames)
+    """Nothing to do (kept for compatibility): the codec reads `WIRE_KEYS` when it is built."""
 
 
 def typed_input(tool_name: str, tool_input: Mapping[str, Any]) -> ToolInput | None:
@@ -804,17 +794,10 @@ def typed_input(tool_name: str, tool_input: Mapping[str, Any]) -> ToolInput | No
     cls = TOOL_INPUTS.get(tool_name)
     if cls is None or not isinstance(tool_input, Mapping):
         return None
-    register()
     data = tool_input if tool_input.__class__ is dict else dict(tool_input)
-    # Checked before decoding: the decoder does not validate, and would, for instance, take
-    # an empty object for an empty list.
     if not _fits(data, cls):
         return None
-    try:
-        obj = codec.structure(data, cls)
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError):  # pragma: no cover
-        return None  # a shape _fits let through but the decoder cannot take: still no view
-    return typing.cast("ToolInput", obj)
+    return typing.cast("ToolInput", _build(data, cls))
 
 
 # --------------------------------------------------------------------------------------
@@ -828,7 +811,7 @@ def _fields(cls: type) -> tuple[tuple[str, Any, bool], ...]:
     fields = _FIELDS.get(cls)
     if fields is None:
         hints = typing.get_type_hints(cls)
-        renames = _WIRE_KEYS.get(cls, {})
+        renames = WIRE_KEYS.get(cls, {})
         fields = _FIELDS[cls] = tuple(
             (renames.get(a.name, a.name), hints[a.name], a.default is attrs.NOTHING)
             for a in attrs.fields(cls)
@@ -871,4 +854,60 @@ def _fits(value: Any, tp: Any) -> bool:
     return isinstance(value, tp)
 
 
-register()  # the classes are usable with the codec as soon as they exist
+def _build(value: Any, tp: Any) -> Any:
+    """The view of a JSON value that `_fits` ``tp`` (the value's containers are not copied
+    where nothing in them changes; objects become instances as the codec decodes them)."""
+    if tp is Any or value is None:
+        return value
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        for arg in typing.get_args(tp):
+            if arg is not type(None) and _fits(value, arg):
+                return _build(value, arg)
+        return value  # pragma: no cover  (_fits let it through: one member fits)
+    if origin is list:
+        (item,) = typing.get_args(tp)
+        if _is_plain(item):
+            return value
+        return [_build(v, item) for v in value]
+    if origin is dict:
+        _, item = typing.get_args(tp)
+        if _is_plain(item):
+            return value
+        return {k: _build(v, item) for k, v in value.items()}
+    if isinstance(tp, type) and attrs.has(tp):
+        return _instance(value, tp)
+    return value
+
+
+def _is_plain(tp: Any) -> bool:
+    """True when a JSON value of ``tp`` is its own view (no attrs class anywhere inside)."""
+    if isinstance(tp, type) and attrs.has(tp):
+        return False
+    return all(_is_plain(arg) for arg in typing.get_args(tp))
+
+
+def _instance(data: dict[str, Any], cls: type) -> Any:
+    """An instance of ``cls`` whose ``__dict__`` holds the fields ``data`` carried (by field
+    name) and its unknown keys (in ``extra``), exactly as a decoded wire value."""
+    prepare_class(cls)
+    renames = WIRE_KEYS.get(cls, {})
+    hints = {a.name: hint for a, (_, hint, _) in zip(_attrs_fields(cls), _fields(cls), strict=True)}
+    wire_to_name = {renames.get(name, name): name for name in hints}
+    fields: dict[str, Any] = {}
+    unknown: dict[str, Any] = {}
+    for key, value in data.items():
+        name = wire_to_name.get(key)
+        if name is None:
+            unknown[key] = value
+        else:
+            fields[name] = _build(value, hints[name])
+    if unknown:
+        fields["extra"] = unknown
+    obj: Any = object.__new__(cls)
+    object.__setattr__(obj, "__dict__", fields)
+    return obj
+
+
+def _attrs_fields(cls: type) -> tuple[Any, ...]:
+    return tuple(a for a in attrs.fields(cls) if a.name != "extra")

@@ -570,9 +570,9 @@ def _checked(value: Any, tp: Any, path: str, problems: list[str]) -> Any:
 def _converter() -> cattrs.Converter:
     """The SDK's converter, plus unions decided by `_check` (cattrs has no default for
     ``int | str``)."""
-    from ._protocol.codec import get_converter
+    from ._protocol.codec import default_codec
 
-    conv = get_converter().copy()
+    conv = default_codec().converter.copy()
 
     def structure_union(value: Any, tp: Any) -> Any:
         for member in typing.get_args(tp):

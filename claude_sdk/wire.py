@@ -16,10 +16,12 @@ b'{"type":"keep_alive"}'
 
 from __future__ import annotations
 
+import typing
 from typing import Any
 
 from ._protocol import codec as _codec
-from ._protocol import schema as _schema
+from ._protocol.codec import default_codec as _default_codec
+from ._protocol.schema import answer_types as _answer_types
 from .control import (
     ControlCancelRequest,
     ControlRequest,
@@ -41,8 +43,6 @@ __all__ = [
     "dumps",
     "to_dict",
 ]
-
-_schema.register_all()
 
 Frame = (
     Message
@@ -69,9 +69,10 @@ def decode(line: bytes | bytearray | memoryview | str, *, strict: bool = False) 
         MessageDecodeError: The line is not a JSON object.
         DriftError: With ``strict=True``, the frame has unknown kinds, fields or types.
     """
-    frame: Frame = _codec.decode_frame(line)
+    codec = _default_codec()
+    frame: Frame = codec.decode_frame(line)
     if strict:
-        findings = _codec.drift(frame)
+        findings = codec.drift(frame)
         if findings:
             raw = line.encode("utf-8", "surrogatepass") if isinstance(line, str) else bytes(line)
             raise DriftError(line=raw, findings=findings)
@@ -80,24 +81,25 @@ def decode(line: bytes | bytearray | memoryview | str, *, strict: bool = False) 
 
 def encode(frame: Any) -> bytes:
     """Encode a frame (or any model value) as one JSON line, without the newline."""
-    return _codec.encode(frame)
+    return _default_codec().encode(frame)
 
 
 def to_dict(obj: Any) -> Any:
     """The JSON-ready data of a model value (the inverse of `from_dict`)."""
-    return _codec.unstructure(obj)
+    return _default_codec().unstructure(obj)
 
 
 def from_dict(data: Any, tp: Any = None) -> Any:
     """Type JSON data: as a frame when ``tp`` is None, else as ``tp`` (a class or union)."""
+    codec = _default_codec()
     if tp is None:
-        return _codec.decode_obj(data)
-    return _codec.structure(data, tp)
+        return codec.decode_obj(data)
+    return codec.structure(data, tp)
 
 
 def drift(obj: Any) -> list[str]:
     """What the model does not know about a decoded value (empty when it knows it all)."""
-    return _codec.drift(obj)
+    return _default_codec().drift(obj)
 
 
 def decode_response(subtype: str, body: dict[str, Any] | None) -> Any:
@@ -106,11 +108,11 @@ def decode_response(subtype: str, body: dict[str, Any] | None) -> Any:
     Returns the typed body (for example `InitializeResponse` for ``initialize``), or the dict
     itself for subtypes whose answer has no class. An absent body is ``{}``.
     """
-    tp = _schema.RESPONSE_TYPES.get(subtype)
+    tp = _answer_types().get(subtype, dict)
     data = {} if body is None else body
-    if tp is None:
+    if tp is None or tp is dict or typing.get_origin(tp) is dict:
         return data
-    return _codec.structure(data, tp)
+    return _default_codec().structure(data, tp)
 
 
 _ = MessageDecodeError

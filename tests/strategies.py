@@ -32,7 +32,9 @@ from hypothesis import strategies as st
 
 from claude_sdk import control, hooks, messages, permissions
 from claude_sdk._base import Frame, UnknownBase, WireModel
-from claude_sdk._protocol import codec
+from claude_sdk._protocol.codec import default_codec
+
+codec = default_codec()
 
 __all__ = [
     "ALL_WIRE_CLASSES",
@@ -189,7 +191,7 @@ def _build_type(tp: Any) -> st.SearchStrategy[Any]:
     if origin is Literal:
         return st.sampled_from(args)
     if origin in (typing.Union, types.UnionType):
-        entry = codec._union_entry(tp)
+        entry = codec.generator.union_entry(tp)
         if entry is not None:
             strategy = _tagged_union(tp, entry)
             return st.none() | strategy if _NoneType in args else strategy

@@ -26,7 +26,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import claude_sdk as cs
-from claude_sdk._protocol import codec
+from claude_sdk._protocol.codec import default_codec
 from claude_sdk.hooks import HookContext, HookOutput, PreToolUseInput, PreToolUseOutput
 from claude_sdk.permissions import PermissionAllow, PermissionDeny, ToolPermissionContext
 from claude_sdk.policies import (
@@ -41,6 +41,8 @@ from claude_sdk.policies import (
     require_command,
 )
 from claude_sdk.testing import FakeCLI, ScriptedCLI
+
+codec = default_codec()
 
 # ======================================================================================
 # Commands

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 import claude_sdk  # noqa: F401  (the package registers the rest of the wire model)
 from claude_sdk import tool_inputs as ti
-from claude_sdk._protocol import codec
+from claude_sdk._protocol.codec import default_codec
 from claude_sdk.tool_inputs import (
     TOOL_INPUTS,
     AgentInput,
@@ -39,6 +39,8 @@ from claude_sdk.tool_inputs import (
 
 from . import strategies
 from .transcripts import DATA, clean
+
+codec = default_codec()
 
 ti.register()  # the lead wires this into schema.register_all(); calling it again is a no-op
 
@@ -200,7 +202,7 @@ ALIASES = {
 
 def _required_keys(cls: type) -> list[str]:
     """The wire keys of the required fields of ``cls``."""
-    spec = codec._spec(cls)
+    spec = codec.generator.spec(cls)
     return [
         spec.wire_name(a.name)
         for a in attrs.fields(cls)

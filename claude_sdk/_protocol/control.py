@@ -18,8 +18,8 @@ from typing import Any
 
 from ..control import ControlError, ControlResponse, ControlSuccess
 from ..errors import ControlRequestError, MessageDecodeError
-from . import codec
-from .schema import RESPONSE_TYPES
+from .codec import default_codec, dumps
+from .schema import answer_types
 
 __all__ = ["ControlState"]
 
@@ -73,16 +73,16 @@ class ControlState:
             return None
         if isinstance(response, ControlSuccess):
             body = response.response if response.response is not None else {}
-            tp = RESPONSE_TYPES.get(subtype)
-            if tp is None:
+            tp = answer_types().get(subtype, dict)
+            if tp is None or tp is dict or getattr(tp, "__origin__", None) is dict:
                 return request_id, body
             try:
-                return request_id, codec.structure(body, tp)
+                return request_id, default_codec().structure(body, tp)
             except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
                 # The answer arrived but does not fit the model: fail this request now,
                 # with the body, rather than leave it waiting for its timeout.
                 mismatch = MessageDecodeError(
-                    line=codec.dumps(body),
+                    line=dumps(body),
                     reason=f"the answer to {subtype} does not fit {tp.__name__}: "
                     f"{type(exc).__name__}: {exc}",
                 )

@@ -16,10 +16,12 @@ from typing import Any
 import orjson
 
 from claude_sdk import wire
-from claude_sdk._protocol import codec
+from claude_sdk._protocol.codec import default_codec
 from claude_sdk.control import CanUseToolRequest, ControlRequest
 from claude_sdk.messages import AssistantMessage, TextBlock, UnknownBlock, UnknownMessage, Usage
 from claude_sdk.permissions import AddRulesUpdate
+
+codec = default_codec()
 
 
 def _assistant(**message: Any) -> dict[str, Any]:
@@ -72,7 +74,7 @@ def test_restore_turns_what_a_decoder_converted_back_into_the_json_it_came_from(
     body = frame["message"]
     body["content"][0] = wire.from_dict(body["content"][0], TextBlock)
     body["usage"] = wire.from_dict(body["usage"], Usage)
-    assert codec._restore(frame) == original
+    assert codec.generator.restore(frame) == original
 
 
 def test_a_block_that_does_not_fit_spoils_only_itself() -> None:

@@ -31,8 +31,9 @@ from hypothesis import strategies as st
 
 from claude_sdk import wire
 from claude_sdk._base import UnknownBase, WireModel
-from claude_sdk._protocol import codec
+from claude_sdk._protocol.codec import default_codec
 from claude_sdk._protocol.framing import LineSplitter
+from claude_sdk._protocol.generate import field_types
 from claude_sdk.control import (
     ControlRequest,
     HookCallbackRequest,
@@ -58,6 +59,8 @@ from ..strategies import (
     unknown_tags,
 )
 from ..transcripts import Record, records
+
+codec = default_codec()
 
 JSON = dict[str, Any]
 Path = tuple[str | int, ...]
@@ -174,13 +177,13 @@ def _targets(obj: Any, data: Any, path: Path, out: list[Target]) -> None:
     """
     if isinstance(obj, WireModel):
         out.append((path, TYPED))
-        spec = codec._spec(type(obj))
-        ftypes = codec._field_types(type(obj))
+        spec = codec.generator.spec(type(obj))
+        ftypes = field_types(type(obj))
         for a in attrs.fields(type(obj)):
             key = spec.wire_name(a.name)
             if a.name not in ("extra", "raw") and key in data:
                 value = data[key]
-                if value == {} and not codec._is_passthrough(ftypes[a.name]):
+                if value == {} and not codec.generator.is_passthrough(ftypes[a.name]):
                     continue  # an empty typed map: a key there would be an entry, not a field
                 _targets(getattr(obj, a.name), value, (*path, key), out)
     elif isinstance(obj, UnknownBase):
@@ -425,7 +428,7 @@ def test_evolve_keeps_unknown_fields(
 
 
 def _optional_wire_keys(cls: type[Any]) -> list[str]:
-    spec = codec._spec(cls)
+    spec = codec.generator.spec(cls)
     return [
         spec.wire_name(a.name)
         for a in attrs.fields(cls)
@@ -479,7 +482,6 @@ def test_explicit_nulls_nested_and_renamed() -> None:
 
 
 MISFITS = [
-    pytest.param({"type": "result"}, id="result-without-subtype"),
     pytest.param({"type": "assistant", "message": "hello"}, id="assistant-message-not-object"),
     pytest.param({"type": "control_request", "request": {}}, id="request-without-request_id"),
     pytest.param({"type": "system", "subtype": "api_retry"}, id="api_retry-without-attempt"),
@@ -496,6 +498,46 @@ def test_known_kind_that_no_longer_fits(d: JSON, caplog: pytest.LogCaptureFixtur
     assert frame.error
     assert any(r.name == "claude_sdk" and r.levelno == logging.WARNING for r in caplog.records)
     assert any(f"unknown message kind: type={d['type']!r}" in f for f in wire.drift(frame))
+
+
+LENIENT = [
+    pytest.param({"type": "result"}, ["subtype"], id="result-without-subtype"),
+    pytest.param(
+        {"type": "result", "subtype": "success", "modelUsage": {"m": "x"}, "usage": "y"},
+        ["modelUsage", "usage"],
+        id="result-fields-that-do-not-fit",
+    ),
+    pytest.param(
+        {"type": "result", "subtype": 3, "permission_denials": [{}]},
+        ["permission_denials"],
+        id="result-permission-denial-without-fields",
+    ),
+    pytest.param(
+        {"type": "system", "subtype": "init", "session_id": "s", "mcp_servers": "none"},
+        ["mcp_servers"],
+        id="init-with-a-field-that-does-not-fit",
+    ),
+]
+
+
+@pytest.mark.parametrize(("d", "keys"), LENIENT)
+def test_a_message_that_does_not_fit_is_decoded_field_by_field(
+    d: JSON, keys: list[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 14: a message of a known kind whose fields do not all fit stays that kind (a
+    ``result`` must end its turn); what does not fit is kept raw and reported."""
+    with caplog.at_level(logging.WARNING, logger="claude_sdk"):
+        frame, back = roundtrip(d)
+    assert back == d  # nothing lost: encoding gives back what came
+    assert not isinstance(frame, UnknownMessage)
+    issues = frame.decode_issues
+    assert sorted(k for k in keys if any(i.startswith(f"{k}:") for i in issues)) == sorted(keys)
+    for key in keys:
+        if key in d:
+            assert frame.extra[key] == d[key]
+    assert any(r.name == "claude_sdk" and r.levelno == logging.WARNING for r in caplog.records)
+    found = wire.drift(frame)
+    assert all(any(f.startswith(f"$: {k}:") for f in found) for k in keys)
 
 
 @settings(max_examples=30, deadline=None)

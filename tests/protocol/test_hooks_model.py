@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from claude_sdk import control, hooks, permissions
 from claude_sdk._base import WireModel
-from claude_sdk._protocol import codec, schema
+from claude_sdk._protocol.codec import default_codec
 from claude_sdk.hooks import (
     AsyncHookOutput,
     CwdChangedOutput,
@@ -70,7 +70,8 @@ from claude_sdk.permissions import (
     UnknownPermissionUpdate,
 )
 
-schema.register_all()
+codec = default_codec()
+
 
 JSON = dict[str, Any]
 
