@@ -1,0 +1,531 @@
+"""The SDK's side of one conversation with the CLI, as a state machine without I/O.
+
+In the manner of h11's ``Connection``: the driver feeds it what the CLI wrote
+(`Protocol.receive_lines`, then `Protocol.receive_eof`) and gets back events; it asks it for
+the bytes to write (`Protocol.send_prompt`, `Protocol.send_request`, `Protocol.answer`,
+`Protocol.reject`). It performs no I/O, never waits and imports no async library, so every
+rule below is tested by feeding it lines (``tests/protocol/test_protocol.py``, with a
+hypothesis state machine over random interleavings).
+
+What it owns:
+
+* **Messages.** Every frame the consumer reads goes to ``messages`` in the order it came:
+  a decoded frame, or, for the kinds only the consumer looks at (``assistant``, ``user``,
+  ``stream_event`` lines as the CLI writes them), the line itself, which `decode_message`
+  decodes when the consumer takes it (and refuses if it turns out to be another kind).
+* **The one table of the host's requests.** `send_request` gives a request an id and a pending
+  entry; the CLI's ``control_response`` resolves it into an `Answer` (typed by the request's
+  ``answer_type``, or an error) exactly once; an answer for an id that is not pending (a
+  replayed echo, a late answer after the caller gave up with `abandon`) is ignored. At the end
+  of the stream every request still pending gets an `Answer` with the session's error.
+* **The CLI's requests.** Each ``control_request`` becomes one `InboundRequest`, answered
+  exactly once (`answer` / `reject` return the bytes; later calls return None) or withdrawn
+  by the CLI (``control_cancel_request``: a `Withdrawn` event; nothing is ever written for it).
+  A request whose id is not a string, or repeats one still pending, is logged and ignored.
+* **Turns.** A ``result`` ends a turn (`TurnEnded`); prompts withdrawn by an interrupt with
+  ``cancel_queued`` or by ``cancel_async_message`` expect no result. `idle` holds when every
+  prompt is settled and the CLI's reported state (if it reports one) is ``idle``.
+* **The exit rules** (`receive_eof`): a CLI that exits non-zero is a `ProcessError`, unless
+  its last result was an error (the CLI exits 1 after one: the result says what happened)
+  or the host closed the session itself (`close`).
+
+Invariants: no line, whatever it holds, raises out of `receive_lines` or stops the stream (a
+line that cannot be decoded is counted in ``lines_undecodable`` and logged); after a
+`StreamFailed` or the end of stream nothing more is read.
+"""
+
+from __future__ import annotations
+
+import collections
+import itertools
+import logging
+import os
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Final
+
+from .. import control as c
+from .. import messages as m
+from .._base import WireModel
+from ..errors import (
+    ControlRequestError,
+    LineTooLongError,
+    MessageDecodeError,
+    ProcessError,
+    SessionClosedError,
+)
+from .codec import Codec, default_codec
+from .events import (
+    ANSWERED,
+    PENDING,
+    WITHDRAWN,
+    Answer,
+    Ended,
+    InboundRequest,
+    StateChanged,
+    StreamFailed,
+    TurnEnded,
+    Withdrawn,
+)
+from .schema import answer_types
+
+__all__ = ["DEFERRED_PREFIXES", "Protocol"]
+
+logger = logging.getLogger("claude_sdk")
+
+#: How the lines of the frames that only the consumer looks at begin, as the CLI writes them
+#: (``JSON.stringify``: compact, ``type`` first). Such a line goes to ``messages`` as it is,
+#: decoded when the consumer takes it: the reader's turn stays short, a backlog nobody reads
+#: holds bytes rather than objects, and a consumer that stops early never pays for the rest.
+DEFERRED_PREFIXES: Final = (b'{"type":"assistant",', b'{"type":"user",', b'{"type":"stream_event",')
+#: What a deferred line may decode to (anything else had a second ``type`` key: refused).
+_DEFERRED_CLASSES: Final = (m.AssistantMessage, m.UserMessage, m.StreamEvent)
+
+#: Frames the protocol acts on; every other frame is a message for the consumer.
+_SPECIAL: Final = frozenset(
+    {
+        c.ControlResponse,
+        c.ControlRequest,
+        c.ControlCancelRequest,
+        c.KeepAlive,
+        m.SessionStateChangedMessage,
+        m.ResultMessage,
+        m.InitMessage,
+        m.UnknownMessage,
+    }
+)
+_NO_EVENTS: Final[tuple[Any, ...]] = ()
+_startswith: Final[Callable[..., bool]] = bytes.startswith
+_repeat = itertools.repeat
+
+
+def _first_type(line: bytes) -> bytes | None:
+    """The value of the line's first key when that key is ``type`` in the compact form."""
+    if line.startswith(b'{"type":"'):
+        end = line.find(b'"', 9)
+        if end > 0:
+            return line[9:end]
+    return None
+
+
+_TYPE_BYTES: dict[type, bytes] = {}
+
+
+def _type_of(frame: Any) -> bytes:
+    """The ``type`` a decoded frame was dispatched on, as bytes."""
+    cls = frame.__class__
+    tag = _TYPE_BYTES.get(cls)
+    if tag is None:
+        value = getattr(frame, "type", None)
+        tag = value.encode() if isinstance(value, str) else b""
+        if cls is not m.UnknownMessage:
+            _TYPE_BYTES[cls] = tag
+    return tag
+
+
+class Protocol:
+    """The state of one CLI conversation (see the module docstring).
+
+    Args:
+        codec: the codec to decode and encode with (the default codec of the CLI's wire).
+        defer_messages: leave the lines of consumer-only messages undecoded in ``messages``
+            (the driver turns it off when it must see every message as it arrives).
+
+    Attributes:
+        messages: what the consumer reads, in order: frames, and message lines not decoded
+            yet (`decode_message` decodes them).
+        session_id: the CLI's session id, from ``system/init``.
+        state: the last state the CLI reported (``session_state_changed``), or None.
+        prompts_sent: prompts written (`send_prompt`).
+        results: ``result`` frames received.
+        prompts_cancelled: prompts the CLI withdrew from its queue (no result will come).
+        last_result: the last ``result``.
+        lines_undecodable: lines that were not frames (logged, skipped).
+        failure: the error that ended the stream (`StreamFailed`, or the exit status).
+        ended: the end of stream was received.
+    """
+
+    def __init__(self, codec: Codec | None = None, *, defer_messages: bool = True) -> None:
+        self._codec = codec if codec is not None else default_codec()
+        self._decode = self._codec.decode_frame
+        self.decode_message: Callable[[bytes], Any] = self._codec.frame_decoder(
+            expect=_DEFERRED_CLASSES
+        )
+        self._encode = self._codec.encode
+        self._unstructure = self._codec.unstructure
+        self._deferred = DEFERRED_PREFIXES if defer_messages else ()
+        self.messages: collections.deque[Any] = collections.deque()
+        self._token = os.urandom(4).hex()
+        self._counter = 0
+        self._outbound: dict[str, str] = {}  # request id -> subtype
+        self._inbound: dict[str, InboundRequest] = {}  # pending only
+        self._answer_types = answer_types()
+        self.session_id: str | None = None
+        self.state: str | None = None
+        self.prompts_sent = 0
+        self.results = 0
+        self.prompts_cancelled = 0
+        self.last_result: m.ResultMessage | None = None
+        self.lines_undecodable = 0
+        self.failure: BaseException | None = None
+        self.ended = False
+        self.closing = False
+
+    # -- what the state says -------------------------------------------------------------
+
+    @property
+    def turn_open(self) -> bool:
+        """A prompt was sent whose result has not come (and was not withdrawn)."""
+        return self.results + self.prompts_cancelled < self.prompts_sent
+
+    @property
+    def idle(self) -> bool:
+        """Every prompt is settled and the CLI does not report work (see the module)."""
+        return not self.turn_open and self.state in (None, "idle")
+
+    @property
+    def pending_requests(self) -> list[str]:
+        """Ids of the host's requests still waiting for an answer."""
+        return list(self._outbound)
+
+    @property
+    def inbound_pending(self) -> list[str]:
+        """Ids of the CLI's requests not answered (nor withdrawn) yet."""
+        return list(self._inbound)
+
+    # -- what the CLI wrote ---------------------------------------------------------------
+
+    def receive_lines(self, lines: list[bytes | LineTooLongError]) -> Sequence[Any]:
+        """Take a batch of complete lines (as the framing gives them); the events they make.
+
+        Messages go to ``messages``; the returned list holds `InboundRequest`, `Withdrawn`,
+        `Answer`, `TurnEnded`, `StateChanged` and `StreamFailed` events, in order.
+        """
+        if self.failure is not None or self.ended:
+            return _NO_EVENTS  # failed: the driver drains stdout, nothing more is read
+        deferred = self._deferred
+        messages = self.messages
+        if deferred:
+            try:  # the common case, a batch of messages only: one pass in C
+                every = all(map(_startswith, lines, _repeat(deferred)))
+            except TypeError:  # a LineTooLongError among them
+                every = False
+            if every:
+                messages.extend(lines)
+                return _NO_EVENTS
+        events: Sequence[Any] = _NO_EVENTS
+        decode = self._decode
+        special = _SPECIAL
+        for line in lines:
+            if line.__class__ is not bytes:
+                if isinstance(line, LineTooLongError):
+                    self.failure = line
+                    return [*events, StreamFailed(line)]
+                continue  # pragma: no cover  (the framing gives bytes or errors)
+            if deferred and line.startswith(deferred):
+                messages.append(line)
+                continue
+            try:
+                frame = decode(line)
+            except MessageDecodeError as exc:
+                self.skip_line(exc)
+                continue
+            first = _first_type(line)
+            if first is not None and first != _type_of(frame):
+                # A second ``type`` key: the line is refused, as it is when it was routed by
+                # its first one (`decode_message`).
+                self.skip_line(
+                    MessageDecodeError(
+                        line=line,
+                        reason=f"the line decodes as {type(frame).__name__}, not the kind its "
+                        f"first 'type' key names ({first.decode(errors='replace')!r})",
+                    )
+                )
+                continue
+            if frame.__class__ not in special:
+                messages.append(frame)
+                continue
+            try:
+                event = self._special(frame, line)
+            except Exception:  # a bug of ours must not end the stream: say so loudly
+                logger.exception("could not act on a frame from the CLI: %r", line[:200])
+                self.lines_undecodable += 1
+                continue
+            if event is not None:
+                if events is _NO_EVENTS:
+                    events = []
+                assert isinstance(events, list)
+                events.append(event)
+        return events
+
+    def _special(self, frame: Any, line: bytes) -> Any:
+        cls = frame.__class__
+        if cls is c.ControlResponse:
+            return self._on_response(frame.response)
+        if cls is c.ControlRequest:
+            return self._on_request(frame.request_id, frame.request)
+        if cls is c.ControlCancelRequest:
+            return self._on_cancel(frame.request_id)
+        if cls is c.KeepAlive:
+            return None
+        if cls is m.UnknownMessage:
+            return self._on_unknown(frame)
+        self.messages.append(frame)
+        if cls is m.ResultMessage:
+            self.results += 1
+            self.last_result = frame
+            return TurnEnded(frame)
+        if cls is m.SessionStateChangedMessage:
+            state = frame.state
+            self.state = state if isinstance(state, str) else None
+            return StateChanged(self.state)
+        session_id = frame.session_id  # InitMessage
+        if isinstance(session_id, str) and session_id:
+            self.session_id = session_id
+        return None
+
+    def _on_unknown(self, frame: m.UnknownMessage) -> Any:
+        """A frame that did not fit: a control envelope that did not is still answered."""
+        kind = frame.type
+        raw = frame.raw
+        request_id = raw.get("request_id")
+        if kind == "control_request":
+            payload = raw.get("request")
+            unknown = c.UnknownControlRequest(
+                raw=payload if isinstance(payload, dict) else {}, error=frame.error
+            )
+            return self._on_request(request_id, unknown)
+        if kind == "control_cancel_request":
+            return self._on_cancel(request_id)
+        if kind == "control_response":
+            response = raw.get("response")
+            rid = response.get("request_id") if isinstance(response, dict) else None
+            envelope = c.UnknownControlResponse(raw=response if isinstance(response, dict) else {})
+            return self._resolve_unknown(rid, envelope)
+        self.messages.append(frame)
+        return None
+
+    def _on_request(self, request_id: Any, request: Any) -> InboundRequest | None:
+        if not isinstance(request_id, str):
+            logger.warning("ignored a control request whose request_id is %r", request_id)
+            return None
+        if request_id in self._inbound:
+            logger.warning("ignored a duplicate control request %s", request_id)
+            return None
+        record = self._inbound[request_id] = InboundRequest(request_id, request)
+        return record
+
+    def _on_cancel(self, request_id: Any) -> Withdrawn | None:
+        if not isinstance(request_id, str):
+            logger.warning("ignored a control cancel request whose request_id is %r", request_id)
+            return None
+        record = self._inbound.pop(request_id, None)
+        if record is None:
+            return None  # answered already, or never seen
+        record.state = WITHDRAWN
+        return Withdrawn(record)
+
+    def _on_response(self, response: Any) -> Answer | None:
+        request_id = getattr(response, "request_id", None)
+        if not isinstance(request_id, str):
+            raw = getattr(response, "raw", None)
+            request_id = raw.get("request_id") if isinstance(raw, dict) else None
+            if not isinstance(request_id, str):
+                logger.warning("ignored a control response whose request_id is %r", request_id)
+                return None
+        subtype = self._outbound.pop(request_id, None)
+        if subtype is None:
+            return None  # not ours, or given up on (a replayed echo, a late answer)
+        if isinstance(response, c.ControlSuccess):
+            body = response.response if response.response is not None else {}
+            return self._typed_answer(request_id, subtype, body)
+        if isinstance(response, c.ControlError):
+            # The decoder does not check value types: a hostile error may be anything.
+            error: Any = response.error
+            code: Any = response.error_code
+            error = error if isinstance(error, str) else repr(error)
+            code = code if isinstance(code, str) else None
+            failure = ControlRequestError(
+                subtype=subtype, error=error, error_code=code, request_id=request_id
+            )
+            return Answer(request_id, subtype, error=failure)
+        return self._envelope_error(request_id, subtype, response)
+
+    def _resolve_unknown(self, request_id: Any, envelope: Any) -> Answer | None:
+        if not isinstance(request_id, str):
+            logger.warning("ignored a control response whose request_id is %r", request_id)
+            return None
+        subtype = self._outbound.pop(request_id, None)
+        if subtype is None:
+            return None
+        return self._envelope_error(request_id, subtype, envelope)
+
+    @staticmethod
+    def _envelope_error(request_id: str, subtype: str, response: Any) -> Answer:
+        raw = dict(getattr(response, "raw", {}) or {})
+        failure = ControlRequestError(
+            subtype=subtype,
+            error=f"unknown response envelope: {raw!r}"[:500],
+            request_id=request_id,
+        )
+        return Answer(request_id, subtype, error=failure)
+
+    def _typed_answer(self, request_id: str, subtype: str, body: Any) -> Answer:
+        tp = self._answer_types.get(subtype, dict)
+        if tp is None:
+            value: Any = None
+        elif not isinstance(body, dict):
+            return Answer(request_id, subtype, error=self._misfit(subtype, body, "not an object"))
+        elif tp is dict or getattr(tp, "__origin__", None) is dict:
+            value = body
+        else:
+            try:
+                value = self._codec.structure(body, tp)
+            except Exception as exc:  # the answer arrived but does not fit: fail it now
+                why = f"it does not fit {tp.__name__}: {type(exc).__name__}: {exc}"
+                return Answer(request_id, subtype, error=self._misfit(subtype, body, why))
+        self._on_answered(subtype, value)
+        return Answer(request_id, subtype, value=value)
+
+    @staticmethod
+    def _misfit(subtype: str, body: Any, why: str) -> MessageDecodeError:
+        from .codec import dumps
+
+        try:
+            line = dumps(body)
+        except TypeError:
+            line = repr(body).encode()
+        return MessageDecodeError(line=line, reason=f"the answer to {subtype}: {why}")
+
+    def _on_answered(self, subtype: str, value: Any) -> None:
+        """Turn accounting from answers: prompts the CLI withdrew will get no result."""
+        if subtype == "interrupt" and isinstance(value, c.InterruptResponse):
+            cancelled = value.cancelled
+            if isinstance(cancelled, list):
+                self._cancel_prompts(len(cancelled))
+        elif (
+            subtype == "cancel_async_message"
+            and isinstance(value, c.CancelAsyncMessageResponse)
+            and value.cancelled is True
+        ):
+            self._cancel_prompts(1)
+
+    def _cancel_prompts(self, count: int) -> None:
+        open_prompts = self.prompts_sent - self.results - self.prompts_cancelled
+        self.prompts_cancelled += max(0, min(count, open_prompts))
+
+    def skip_line(self, exc: MessageDecodeError) -> None:
+        """Count and log a line that was not a frame (also for lines the consumer decodes)."""
+        self.lines_undecodable += 1
+        logger.warning("skipped an undecodable line from the CLI: %s", exc)
+
+    def receive_eof(
+        self,
+        returncode: int | None,
+        *,
+        stderr_tail: str = "",
+        cli_path: str | None = None,
+        exit_error: BaseException | None = None,
+    ) -> list[Any]:
+        """The CLI's output ended and it exited with ``returncode`` (None: unknown).
+
+        Returns an `Answer` with the error for every request still pending, then `Ended`
+        (with the session's failure, or None).
+
+        Args:
+            returncode: the exit status (negative: the signal that killed it).
+            stderr_tail: what the CLI last wrote to stderr (for the `ProcessError`).
+            cli_path: the CLI that ran (for the `ProcessError`).
+            exit_error: the transport's own account of a failed exit (say, a dropped SSH
+                connection), used in place of a plain `ProcessError`.
+        """
+        if self.ended:
+            return []
+        self.ended = True
+        last = self.last_result
+        after_error_result = last is not None and last.is_error is True
+        if (
+            self.failure is None
+            and returncode not in (0, None)
+            and not after_error_result
+            and not self.closing
+        ):
+            assert returncode is not None
+            self.failure = exit_error or ProcessError(
+                exit_code=returncode if returncode >= 0 else None,
+                signal=-returncode if returncode < 0 else None,
+                stderr_tail=stderr_tail,
+                cli_path=cli_path,
+            )
+        if self.failure is not None:
+            error: BaseException = self.failure
+        else:
+            cause = f"exit code {returncode}" if returncode is not None else None
+            error = SessionClosedError("the CLI's output ended", cause=cause)
+        events: list[Any] = [Answer(rid, sub, error=error) for rid, sub in self._outbound.items()]
+        self._outbound.clear()
+        # The CLI's own requests can no longer be answered: they are over.
+        for record in self._inbound.values():
+            record.state = WITHDRAWN
+        self._inbound.clear()
+        events.append(Ended(self.failure))
+        return events
+
+    # -- what the host writes -------------------------------------------------------------
+
+    def send_prompt(self, message: m.UserMessage) -> bytes:
+        """The line of a prompt (a turn begins: its result will end it)."""
+        line = self._encode(message)
+        self.prompts_sent += 1
+        return line
+
+    def send_request(self, payload: Any) -> tuple[str, bytes]:
+        """A new request: its id (pending until its `Answer`) and its line."""
+        subtype = getattr(payload, "subtype", None)
+        if not isinstance(subtype, str):
+            raise TypeError(f"a control request needs a subtype, not {subtype!r}")
+        self._counter += 1
+        request_id = f"req_{self._counter}_{self._token}"
+        line = self._encode(c.ControlRequest(request_id=request_id, request=payload))
+        self._outbound[request_id] = subtype
+        return request_id, line
+
+    def abandon(self, request_id: str) -> None:
+        """The caller gave up on a request (timed out, cancelled): no `Answer` will come."""
+        self._outbound.pop(request_id, None)
+
+    def answer(self, request: InboundRequest, body: Any) -> bytes | None:
+        """The line answering ``request`` with ``body`` (a model value, a dict or None), or
+        None when nothing may be written (withdrawn, or answered already)."""
+        if not self._settle(request):
+            return None
+        data = self._unstructure(body) if isinstance(body, WireModel) else body
+        success = c.ControlSuccess(request_id=request.request_id, response=data)
+        return self._encode(c.ControlResponse(response=success))
+
+    def reject(self, request: InboundRequest, error: str, code: str | None = None) -> bytes | None:
+        """The line answering ``request`` with an error, or None (see `answer`)."""
+        if not self._settle(request):
+            return None
+        failure = c.ControlError(request_id=request.request_id, error=error, error_code=code)
+        return self._encode(c.ControlResponse(response=failure))
+
+    def leave_unanswered(self, request: InboundRequest) -> None:
+        """Settle ``request`` without writing anything (a dialog the host declines to show)."""
+        self._settle(request)
+
+    def _settle(self, request: InboundRequest) -> bool:
+        if request.state != PENDING or self._inbound.get(request.request_id) is not request:
+            return False
+        del self._inbound[request.request_id]
+        request.state = ANSWERED
+        return True
+
+    def close(self) -> None:
+        """The host is closing the CLI's stdin: its exit status is no longer an error."""
+        self.closing = True
+
+    # -- for the consumer ----------------------------------------------------------------
+
+    def frames_added(self, before: int) -> Iterable[Any]:
+        """The messages added since ``messages`` had ``before`` items (for telemetry)."""
+        return itertools.islice(self.messages, before, None)

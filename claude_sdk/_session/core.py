@@ -1,0 +1,276 @@
+"""What the tasks of one session share: the connection, the protocol object, and wake-ups.
+
+`SessionCore` is the AnyIO side of ``claude_sdk._protocol.Protocol``: it writes the lines the
+protocol builds, keeps one waiter per request the host sent (resolved by the reader from the
+protocol's `Answer` events), and the events that wake consumers, waiters of ``idle`` and the
+end of the reader. The rules themselves (turns, pending requests, exit status) are the
+protocol's; nothing here decides them.
+
+Failure: the session's failure is ``protocol.failure`` (a line over the limit, a CLI that
+exited non-zero without an error result, or a bug of ours in the reader). It is raised to the
+consumer once the messages before it are handed out, to every waiting request at once, and,
+if nobody saw it, when the ``async with`` block exits (``failure_observed``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import logging
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import anyio
+import anyio.abc
+
+from .. import control as c
+from .._lowlevel import Primitives
+from .._protocol.protocol import Protocol
+from ..errors import (
+    ControlTimeoutError,
+    InactivityTimeoutError,
+    SessionClosedError,
+)
+from ..options import Options
+from ..telemetry import Telemetry
+
+if TYPE_CHECKING:
+    from .._mcp_bridge import McpBridge
+    from .._protocol.launch import HookRegistration, LaunchSpec
+    from ..transports.base import Connection
+
+__all__ = ["SessionCore", "clone"]
+
+logger = logging.getLogger("claude_sdk")
+
+#: Lines of stderr a `SessionClosedError` quotes (the whole tail is on the connection).
+_STDERR_LINES = 5
+
+
+def clone(exc: BaseException) -> BaseException:
+    """A copy of ``exc`` to raise in one more task (sharing one instance mixes tracebacks)."""
+    try:
+        twin = copy.copy(exc)
+    except Exception:  # any failure to copy: raise the original
+        return exc
+    twin.__traceback__ = None
+    return twin
+
+
+class Waiter:
+    """One pending host request: set once, by the reader (its `Answer`) or at the end."""
+
+    __slots__ = ("event", "outcome")
+
+    def __init__(self, event: anyio.Event) -> None:
+        self.event = event
+        self.outcome: Any = None
+
+
+class SessionCore:
+    """The state the reader, the inbound workers, the streams and the facade share."""
+
+    def __init__(
+        self,
+        conn: Connection,
+        options: Options,
+        spec: LaunchSpec,
+        hooks: Mapping[str, HookRegistration],
+        task_group: anyio.abc.TaskGroup,
+        telemetry: Telemetry,
+    ) -> None:
+        self.conn = conn
+        self.options = options
+        self.spec = spec
+        self.hooks = dict(hooks)
+        self.tg = task_group
+        self.telemetry = telemetry
+        self.protocol = Protocol(defer_messages=not telemetry.enabled)
+        self.primitives = Primitives()
+        self.waiters: dict[str, Waiter] = {}
+        self.bridges: dict[str, McpBridge] = {}
+        self.data_event: anyio.Event | None = None
+        self.idle_event: anyio.Event | None = None
+        self.reader_done = anyio.Event()
+        self.failure_observed = False
+        self.last_activity: float = anyio.current_time()
+        #: Inbound requests whose handlers run now (the CLI waits for us meanwhile).
+        self.callbacks_running = 0
+        #: The CLI's answer to ``initialize``.
+        self.server_info: c.InitializeResponse | None = None
+
+    # -- facts ---------------------------------------------------------------------------
+
+    @property
+    def failure(self) -> BaseException | None:
+        """The error that ended the session, if any."""
+        return self.protocol.failure
+
+    @property
+    def closed(self) -> bool:
+        """True once the CLI's output has ended or the session failed."""
+        return self.protocol.ended or self.protocol.failure is not None
+
+    # -- wake-ups ----------------------------------------------------------------------------
+
+    def wake_consumers(self) -> None:
+        event = self.data_event
+        if event is not None:
+            self.data_event = None
+            event.set()
+
+    def wake_idle(self) -> None:
+        event = self.idle_event
+        if event is not None:
+            self.idle_event = None
+            event.set()
+
+    def fail(self, exc: BaseException) -> None:
+        """End the session with ``exc`` (first failure wins): every waiter gets it now."""
+        protocol = self.protocol
+        if protocol.failure is None:
+            protocol.failure = exc
+        for request_id in protocol.pending_requests:
+            protocol.abandon(request_id)
+            self.resolve(request_id, None, exc)
+        self.wake_consumers()
+        self.wake_idle()
+
+    def resolve(self, request_id: str, value: Any, error: BaseException | None) -> None:
+        waiter = self.waiters.get(request_id)
+        if waiter is not None and not waiter.event.is_set():
+            waiter.outcome = error if error is not None else value
+            waiter.event.set()
+
+    # -- raising -------------------------------------------------------------------------------
+
+    def raise_if_closed(self) -> None:
+        failure = self.protocol.failure
+        if failure is not None:
+            self.failure_observed = True
+            raise clone(failure)
+        if self.protocol.ended:
+            raise self.closed_error("the session has ended")
+
+    def closed_error(self, what: str) -> SessionClosedError:
+        """A `SessionClosedError` that says how the CLI ended, as far as is known."""
+        facts = []
+        rc = self.conn.returncode
+        if rc is not None:
+            facts.append(f"exit code {rc}" if rc >= 0 else f"killed by signal {-rc}")
+        tail = [line for line in self.conn.stderr_tail.splitlines() if line.strip()]
+        if tail:
+            facts.append("stderr: " + " | ".join(tail[-_STDERR_LINES:]))
+        return SessionClosedError(what, cause="; ".join(facts) or None)
+
+    # -- writing ---------------------------------------------------------------------------
+
+    async def write(self, line: bytes) -> None:
+        """Write one line; a CLI that is gone is reported as it ended (exit status, stderr).
+
+        Raises:
+            ProcessError: the CLI exited non-zero (after the reader has seen it exit).
+            SessionClosedError: stdin is closed, or the CLI ended without an error status.
+        """
+        try:
+            await self.conn.send(line)
+        except anyio.ClosedResourceError:
+            raise self.closed_error("the CLI's stdin is closed") from None
+        except anyio.BrokenResourceError as exc:
+            # The CLI no longer reads: it is exiting. Its exit status and stderr say why, and
+            # the reader learns them at the end of stdout: wait for that (bounded).
+            with anyio.move_on_after(self.options.shutdown_grace):
+                await self.reader_done.wait()
+            self.raise_if_closed()
+            raise self.closed_error("the CLI's stdin is closed") from exc
+
+    async def request(self, payload: Any, seconds: float | None) -> Any:
+        """Send a host request and wait (at most ``seconds``) for its typed answer.
+
+        Raises:
+            ControlRequestError: the CLI answered with an error.
+            ControlTimeoutError: no answer in time.
+            MessageDecodeError: the answer does not fit its type.
+        """
+        if self.telemetry.enabled:
+            subtype = payload.subtype
+            with self.telemetry.span(f"claude_sdk.control {subtype}", subtype=subtype):
+                return await self._request(payload, seconds)
+        return await self._request(payload, seconds)
+
+    async def _request(self, payload: Any, seconds: float | None) -> Any:
+        self.raise_if_closed()
+        request_id, line = self.protocol.send_request(payload)
+        waiter = self.waiters[request_id] = Waiter(self.primitives.event())
+        try:
+            await self.write(line)
+            try:
+                with anyio.fail_after(seconds):
+                    await waiter.event.wait()
+            except TimeoutError:
+                subtype = getattr(payload, "subtype", "?")
+                raise ControlTimeoutError(
+                    subtype=subtype, request_id=request_id, timeout=seconds or 0.0
+                ) from None
+        finally:
+            del self.waiters[request_id]
+            self.protocol.abandon(request_id)
+        outcome = waiter.outcome
+        if isinstance(outcome, BaseException):
+            if outcome is self.protocol.failure:
+                self.failure_observed = True
+            raise clone(outcome)
+        return outcome
+
+    async def close_stdin(self) -> None:
+        """Close the CLI's stdin: it finishes what it is doing and exits."""
+        self.protocol.close()
+        with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
+            await self.conn.send_eof()
+
+    # -- waiting ---------------------------------------------------------------------------
+
+    async def wait_for_messages(self) -> None:
+        """Wait until there is a message, the output ended, or the session failed.
+
+        ``inactivity_timeout`` counts only the time in which the CLI owes us output: not the
+        time it waits for one of our callbacks (their end counts as activity).
+        """
+        messages = self.protocol.messages
+        while not messages:
+            if self.protocol.failure is not None:
+                self.failure_observed = True
+                raise clone(self.protocol.failure)
+            if self.protocol.ended or self.reader_done.is_set():
+                return
+            event = self.data_event
+            if event is None:
+                event = self.data_event = self.primitives.event()
+            timeout = self.options.inactivity_timeout
+            if timeout is None or self.callbacks_running:
+                await event.wait()
+                continue
+            remaining = self.last_activity + timeout - anyio.current_time()
+            if remaining <= 0:
+                raise InactivityTimeoutError(timeout=timeout, last_activity=self.last_activity)
+            with anyio.move_on_after(remaining):
+                await event.wait()
+
+    def callback_finished(self) -> None:
+        """An inbound handler is done: the CLI owes us output again from now."""
+        self.callbacks_running -= 1
+        if self.options.inactivity_timeout is not None:
+            self.last_activity = anyio.current_time()
+            self.wake_consumers()  # to restart its clock
+
+    async def wait_until_idle(self) -> bool:
+        """Wait until every prompt is settled and the CLI reports ``idle`` (see Protocol)."""
+        protocol = self.protocol
+        while not protocol.ended and protocol.failure is None:
+            if protocol.idle:
+                return True
+            event = self.idle_event
+            if event is None:
+                event = self.idle_event = self.primitives.event()
+            await event.wait()
+        return False

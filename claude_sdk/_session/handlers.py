@@ -1,0 +1,251 @@
+"""What each request from the CLI is answered with: the host's callbacks, failing closed.
+
+`dispatch` runs the handler of one `InboundRequest` and returns the body of the answer (a
+model value, or a dict the user's callback gave), `NO_ANSWER` (the request is settled and
+nothing is written), or raises `RejectedError` (an error answer with a code). Every answer is a
+model value: nothing here writes wire keys by hand.
+
+Failing closed (API.md, "Failing closed"):
+
+* ``can_use_tool``: no callback, a callback that raises, times out (``callback_timeout``),
+  or returns anything but `PermissionAllow` / `PermissionDeny`, and a request that does not
+  fit the model: deny. An allow without ``updated_input`` carries the original input (the
+  official SDKs always send the input to run with).
+* ``hook_callback``: a PreToolUse or PermissionRequest hook that raises, times out or returns
+  something that is not an answer denies; any other hook's failure is an error answer.
+* ``mcp_message``: a failing in-process server answers a JSON-RPC error, never silence.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+import types
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Final
+
+import anyio
+import attrs
+
+from .. import control as c
+from .._protocol.events import InboundRequest
+from ..hooks import (
+    AsyncHookOutput,
+    HookContext,
+    HookOutput,
+    PermissionRequestOutput,
+    PreToolUseOutput,
+)
+from ..permissions import PermissionAllow, PermissionDeny, ToolPermissionContext
+
+if TYPE_CHECKING:
+    from .core import SessionCore
+
+__all__ = ["NO_ANSWER", "RejectedError", "describe", "dispatch", "jsonrpc_error"]
+
+logger = logging.getLogger("claude_sdk")
+
+#: `dispatch` settled the request without an answer (a dialog the host does not show).
+NO_ANSWER: Final[Any] = object()
+
+_Coroutine: Final = types.CoroutineType
+
+
+class RejectedError(Exception):
+    """An inbound request answered with an error response (and its ``error_code``)."""
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def describe(exc: BaseException) -> str:
+    """``Type: message`` of an exception, for answers and logs."""
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def jsonrpc_error(message_id: Any, code: int, message: str) -> dict[str, Any]:
+    """A JSON-RPC 2.0 error response (the MCP payload the CLI relays to its client)."""
+    return {"jsonrpc": "2.0", "id": message_id, "error": {"code": code, "message": message}}
+
+
+async def dispatch(core: SessionCore, record: InboundRequest) -> Any:
+    """The body answering ``record`` (see the module docstring)."""
+    request = record.request
+    cls = request.__class__
+    if cls is c.CanUseToolRequest:
+        return await _permission(core, request, record)
+    if cls is c.HookCallbackRequest:
+        return await _hook(core, request, record)
+    if cls is c.McpMessageRequest:
+        return await _mcp(core, request)
+    if cls is c.ElicitationRequest:
+        callback = core.options.on_elicitation
+        if callback is None:
+            return c.ElicitationResponse(action="decline")
+        return dict(await callback(request))
+    if cls is c.RequestUserDialogRequest:
+        dialog = core.options.on_user_dialog
+        if dialog is None:
+            return NO_ANSWER
+        answer = await dialog(request)
+        return NO_ANSWER if answer is None else dict(answer)
+    if record.subtype == "can_use_tool":  # a permission request that does not fit: deny
+        error = getattr(request, "error", None)
+        logger.warning("denied a can_use_tool request that does not fit the model: %s", error)
+        return PermissionDeny(message=f"the SDK could not read the permission request: {error}")
+    raise RejectedError(
+        f"Unsupported control request subtype: {record.subtype}", "unsupported_request"
+    )
+
+
+async def _call(callback: Any, seconds: float | None, *args: Any) -> Any:
+    if seconds is None:
+        result = callback(*args)
+        if result.__class__ is _Coroutine or inspect.isawaitable(result):
+            result = await result
+        return result
+    with anyio.fail_after(seconds):
+        result = callback(*args)
+        if inspect.isawaitable(result):
+            result = await result
+        return result
+
+
+# -- can_use_tool ----------------------------------------------------------------------
+
+
+async def _permission(
+    core: SessionCore, request: c.CanUseToolRequest, record: InboundRequest
+) -> Any:
+    telemetry = core.telemetry
+    if not telemetry.enabled:
+        return await _decide(core, request, record)
+    name = f"claude_sdk.permission {request.tool_name}"
+    with telemetry.span(name, tool=request.tool_name) as span:
+        answer = await _decide(core, request, record)
+        telemetry.set(span, behavior=answer.behavior)
+        return answer
+
+
+async def _decide(
+    core: SessionCore, request: c.CanUseToolRequest, record: InboundRequest
+) -> PermissionAllow | PermissionDeny:
+    callback = core.options.can_use_tool
+    if callback is None:
+        return PermissionDeny(message="no can_use_tool callback is configured in the SDK")
+    try:
+        context = ToolPermissionContext(
+            tool_use_id=request.tool_use_id,
+            suggestions=tuple(request.permission_suggestions or ()),
+            blocked_path=request.blocked_path,
+            decision_reason=request.decision_reason,
+            agent_id=request.agent_id,
+            request_id=record.request_id,
+            request=request,
+            cancel_scope=record.handle,
+        )
+        result = await _call(
+            callback, core.options.callback_timeout, request.tool_name, dict(request.input), context
+        )
+    except Exception as exc:
+        # Fail closed: a callback that raises or times out denies the tool.
+        logger.warning("can_use_tool for %s failed: %r; denying", request.tool_name, exc)
+        return PermissionDeny(message=f"permission callback failed: {describe(exc)}")
+    if isinstance(result, PermissionAllow):
+        if result.updated_input is None:
+            # The official SDKs always send the input to run with: the original when unchanged.
+            allow: PermissionAllow = attrs.evolve(result, updated_input=request.input)
+            return allow
+        return result
+    if isinstance(result, PermissionDeny):
+        return result
+    return PermissionDeny(
+        message=f"permission callback returned {type(result).__name__}, "
+        "not PermissionAllow or PermissionDeny"
+    )
+
+
+# -- hook_callback -----------------------------------------------------------------------
+
+
+async def _hook(core: SessionCore, request: c.HookCallbackRequest, record: InboundRequest) -> Any:
+    telemetry = core.telemetry
+    if not telemetry.enabled:
+        return await _run_hook(core, request, record)
+    registration = core.hooks.get(request.callback_id)
+    event = registration.event if registration is not None else "?"
+    with telemetry.span(f"claude_sdk.hook {event}", callback_id=request.callback_id):
+        return await _run_hook(core, request, record)
+
+
+async def _run_hook(
+    core: SessionCore, request: c.HookCallbackRequest, record: InboundRequest
+) -> Any:
+    registration = core.hooks.get(request.callback_id)
+    if registration is None:
+        raise RejectedError(f"unknown hook callback id {request.callback_id!r}")
+    context = HookContext(
+        callback_id=request.callback_id,
+        tool_use_id=request.tool_use_id,
+        request_id=record.request_id,
+    )
+    try:
+        result = await _call(
+            registration.callback, registration.matcher.timeout, request.input, context
+        )
+        return _hook_answer(result)
+    except Exception as exc:  # fail closed on anything
+        logger.warning("the %s hook failed: %r", registration.event, exc)
+        denial = _hook_denial(registration.event, exc)
+        if denial is not None:
+            return denial  # fail closed: a failing permission hook denies
+        raise
+
+
+def _hook_answer(result: Any) -> Any:
+    if result is None:
+        return HookOutput()
+    if isinstance(result, (HookOutput, AsyncHookOutput)):
+        return result
+    if isinstance(result, Mapping):
+        return dict(result)
+    raise TypeError(f"hook returned {type(result).__name__}, not HookOutput, dict or None")
+
+
+def _hook_denial(event: str, exc: BaseException) -> HookOutput | None:
+    reason = f"hook failed: {describe(exc)}"
+    if event == "PreToolUse":
+        return HookOutput(
+            specific=PreToolUseOutput(permission_decision="deny", permission_decision_reason=reason)
+        )
+    if event == "PermissionRequest":
+        return HookOutput(specific=PermissionRequestOutput(decision=PermissionDeny(message=reason)))
+    return None
+
+
+# -- mcp_message -------------------------------------------------------------------------
+
+
+async def _mcp(core: SessionCore, request: c.McpMessageRequest) -> c.McpMessageResponse:
+    message: Any = request.message  # the decoder does not check: a hostile CLI sends anything
+    if not isinstance(message, dict):
+        message = {}
+    message_id = message.get("id")
+    bridge = core.bridges.get(request.server_name)
+    if bridge is not None:
+        try:
+            return c.McpMessageResponse(mcp_response=await bridge.handle(dict(message)))
+        except Exception as exc:  # a broken bridge answers a JSON-RPC error, not silence
+            logger.warning("in-process MCP server %r failed: %r", request.server_name, exc)
+            return c.McpMessageResponse(
+                mcp_response=jsonrpc_error(message_id, -32603, describe(exc))
+            )
+    if "id" not in message:  # a notification for a server we do not have: nothing to say
+        return c.McpMessageResponse(mcp_response={"jsonrpc": "2.0", "result": {}})
+    return c.McpMessageResponse(
+        mcp_response=jsonrpc_error(
+            message_id, -32601, f"SDK MCP server not found: {request.server_name}"
+        )
+    )

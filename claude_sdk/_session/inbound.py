@@ -1,0 +1,191 @@
+"""The inbound workers: reusable tasks that serve the CLI's requests.
+
+The reader hands each `InboundRequest` to an idle worker (one wake-up, no task to spawn) or
+starts a new one; `IDLE_WORKERS` wait for the next request, more run while requests overlap.
+A worker runs its handlers in one cancel scope for as long as none of them is withdrawn (a
+cancel scope per request would cost more than a typical callback); the CLI's
+``control_cancel_request`` for the running handler cancels that scope and the worker goes on
+in a new one.
+
+Every request is answered exactly once through the protocol (`Protocol.answer` / `reject`,
+which give nothing to write for a withdrawn request): a handler that raises is answered with
+an error; one cancelled through its context's handle (``context.cancel_scope.cancel()``) is
+answered with an error too, never silence; one the CLI withdrew gets nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Final
+
+import anyio
+
+from .._protocol.events import PENDING, WITHDRAWN, InboundRequest
+from .handlers import NO_ANSWER, RejectedError, describe, dispatch
+
+if TYPE_CHECKING:
+    from .core import SessionCore
+
+__all__ = ["IDLE_WORKERS", "InboundWorkers", "Serving"]
+
+logger = logging.getLogger("claude_sdk")
+
+#: Inbound-request workers kept waiting for the next request.
+IDLE_WORKERS: Final = 4
+
+
+class Serving:
+    """A request's handle while it is served (``InboundRequest.handle``).
+
+    It is also what a permission callback gets as ``context.cancel_scope``: the worker runs
+    handlers in a cancel scope shared by several requests, so the context gets this
+    per-request view of it instead.
+    """
+
+    __slots__ = ("host_cancelled", "record", "scope", "started")
+
+    def __init__(self, record: InboundRequest) -> None:
+        self.record = record
+        #: A worker has taken it.
+        self.started = False
+        #: ``cancel()`` was called while the handler ran.
+        self.host_cancelled = False
+        #: The cancel scope its handler runs in, while it runs.
+        self.scope: anyio.CancelScope | None = None
+
+    @property
+    def withdrawn(self) -> bool:
+        """The CLI withdrew the request (``control_cancel_request``)."""
+        return self.record.state == WITHDRAWN
+
+    @property
+    def cancel_called(self) -> bool:
+        """True once the handler was cancelled (by the CLI or by `cancel`)."""
+        return self.withdrawn or self.host_cancelled
+
+    def cancel(self) -> None:
+        """Cancel the handler if it is still running (the CLI gets an error answer)."""
+        if self.scope is not None and not self.cancel_called:
+            self.host_cancelled = True
+            self.scope.cancel()
+
+
+class _Slot:
+    """An idle worker's mailbox: the reader hands it the next request while it waits."""
+
+    __slots__ = ("event", "record")
+
+    def __init__(self) -> None:
+        self.event: anyio.Event | None = None
+        self.record: InboundRequest | None = None
+
+
+class InboundWorkers:
+    """The workers of one session (see the module docstring)."""
+
+    def __init__(self, core: SessionCore) -> None:
+        self._core = core
+        self._idle: list[_Slot] = []
+
+    def hand(self, record: InboundRequest) -> None:
+        """Serve ``record`` (called by the reader)."""
+        record.handle = Serving(record)
+        self._core.callbacks_running += 1
+        idle = self._idle
+        if idle:
+            slot = idle.pop()
+            slot.record = record
+            assert slot.event is not None
+            slot.event.set()
+        else:
+            self._core.tg.start_soon(self._work, record)
+
+    @staticmethod
+    def started(record: InboundRequest) -> bool:
+        """A worker has taken ``record``."""
+        serving: Serving = record.handle
+        return serving.started
+
+    @staticmethod
+    def withdraw(record: InboundRequest) -> None:
+        """The CLI withdrew ``record``: cancel its handler if it runs (nothing is written)."""
+        serving: Serving | None = record.handle
+        if serving is not None and serving.scope is not None:
+            serving.scope.cancel()
+
+    async def _work(self, record: InboundRequest) -> None:
+        """Serve requests until enough other workers are idle (see `IDLE_WORKERS`)."""
+        slot = _Slot()
+        while True:
+            with anyio.CancelScope() as scope:
+                while True:
+                    await self._serve(record, scope)
+                    if scope.cancel_called:
+                        break  # spent: the next request gets a new scope
+                    if not await self._next(slot):
+                        return
+                    assert slot.record is not None
+                    record, slot.record = slot.record, None
+            # The scope was cancelled. A request handed over meanwhile is served next.
+            if slot.record is None and not await self._next(slot):
+                return
+            assert slot.record is not None
+            record, slot.record = slot.record, None
+
+    async def _next(self, slot: _Slot) -> bool:
+        """Wait until the reader hands ``slot`` a request; False if enough workers wait."""
+        idle = self._idle
+        if len(idle) >= IDLE_WORKERS:
+            return False
+        event = slot.event = self._core.primitives.event()
+        idle.append(slot)
+        try:
+            await event.wait()  # cancelled with the session's task group
+        except BaseException:
+            if slot.record is None and slot in idle:
+                idle.remove(slot)  # nobody will hand it a request now
+            raise
+        return True
+
+    async def _serve(self, record: InboundRequest, scope: anyio.CancelScope) -> None:
+        core = self._core
+        protocol = core.protocol
+        serving: Serving = record.handle
+        serving.started = True
+        line: bytes | None = None
+        try:
+            if record.state != PENDING:
+                return  # withdrawn before it started
+            serving.scope = scope
+            try:
+                body = await dispatch(core, record)
+                if body is NO_ANSWER:
+                    protocol.leave_unanswered(record)
+                else:
+                    line = protocol.answer(record, body)
+            except RejectedError as exc:
+                line = protocol.reject(record, str(exc), exc.code)
+            except Exception as exc:  # any failure is answered as an error
+                logger.warning("a %s handler failed: %r", record.subtype, exc)
+                line = protocol.reject(record, describe(exc))
+            except BaseException as exc:
+                cancelled = isinstance(exc, anyio.get_cancelled_exc_class())
+                if not cancelled or not serving.host_cancelled or serving.withdrawn:
+                    raise  # withdrawn by the CLI, the session ends, or not a cancellation
+                # Cancelled through the context's handle: the CLI must still get an answer.
+                line = protocol.reject(record, f"the {record.subtype} handler was cancelled")
+        finally:
+            serving.scope = None
+            core.callback_finished()
+        if line is None:
+            return  # withdrawn by the CLI (send nothing), or deliberately unanswered
+        try:
+            if scope.cancel_called:  # cancelled, yet answered: the answer still goes out
+                with anyio.CancelScope(shield=True):
+                    await core.conn.send(line)
+            else:
+                await core.conn.send(line)
+        except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+            logger.info(
+                "could not answer %s %s: stdin is closed", record.subtype, record.request_id
+            )

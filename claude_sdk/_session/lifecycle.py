@@ -1,0 +1,141 @@
+"""How a session starts, finishes gracefully, and is left in a hurry.
+
+* `start`: the in-process MCP servers, the reader, then ``initialize`` under
+  ``initialize_timeout``. A CLI that refuses to start with an error result (a resume of a
+  session that does not exist, a startup failure) raises `SessionNotFoundError` or
+  `ResultError` rather than a bare closed session.
+* `finish` (the ``async with`` body returned): the CLI keeps its stdin while it may still call
+  back (hooks, ``can_use_tool``, in-process MCP servers) until every prompt is settled and it
+  reports ``idle``; then stdin closes and the CLI exits. All of it within ONE
+  ``shutdown_grace``: the connection's ``shutdown_deadline`` is set at the start, so the
+  transport's teardown gives the CLI what is left of it, not a new grace, before SIGTERM.
+* `abort` (the body raised, or was cancelled): the turn's output is unwanted. An interrupt is
+  written if a turn is open (best effort, without waiting), and the deadline is now: the
+  transport closes stdin and sends SIGTERM at once (the CLI saves its transcript on SIGTERM),
+  then SIGKILL after its own bound. Deadline errors reach the caller without a grace.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import TYPE_CHECKING
+
+import anyio
+
+from .. import control as c
+from ..errors import (
+    ClaudeSDKError,
+    InitializeTimeoutError,
+    ResultError,
+    SessionClosedError,
+    SessionNotFoundError,
+)
+from .reader import run_reader
+
+if TYPE_CHECKING:
+    from .core import SessionCore
+    from .inbound import InboundWorkers
+
+__all__ = ["abort", "finish", "start"]
+
+logger = logging.getLogger("claude_sdk")
+
+#: Seconds an abort may spend writing the interrupt (the pipe is full: give up).
+ABORT_WRITE = 0.25
+
+
+async def start(
+    core: SessionCore, workers: InboundWorkers, initialize: c.InitializeRequest
+) -> None:
+    """Start the session's tasks and run ``initialize`` (see the module docstring)."""
+    for name, server in core.options.sdk_mcp_servers.items():
+        if server is not None:
+            await start_bridge(core, name, server)
+    core.tg.start_soon(run_reader, core, workers)
+    timeout = core.options.initialize_timeout
+    try:
+        with anyio.fail_after(timeout):
+            info = await core.request(initialize, None)
+    except TimeoutError:
+        raise InitializeTimeoutError(timeout=timeout) from None
+    except SessionClosedError as exc:
+        # The CLI can refuse to start with an error result and no initialize answer.
+        result = core.protocol.last_result
+        if result is None or not result.is_error:
+            raise
+        if core.options.resume is not None:
+            detail = "; ".join(result.errors or ()) or None
+            raise SessionNotFoundError(detail, session_id=core.options.resume) from exc
+        raise ResultError(result=result) from exc
+    _check_initialize(core, info)
+    core.server_info = info
+
+
+async def start_bridge(core: SessionCore, name: str, server: object) -> None:
+    """Run an in-process MCP server for ``name`` in the session's task group."""
+    from .._mcp_bridge import McpBridge  # only sessions with in-process servers load mcp
+
+    async def relay(server_name: str, message: dict[str, object]) -> None:
+        """A message the server sent on its own (a notification): pass it to the CLI."""
+        if not core.closed:
+            await core.request(
+                c.McpMessageRequest(server_name=server_name, message=message),
+                core.options.control_timeout,
+            )
+
+    bridge = McpBridge(name, server, relay)
+    await core.tg.start(bridge.run)
+    core.bridges[name] = bridge
+
+
+def _check_initialize(core: SessionCore, info: c.InitializeResponse) -> None:
+    options = core.options
+    blocking = [
+        m
+        for matchers in options.hooks.values()
+        for m in matchers
+        if m.on_failure == "block"  # asked for explicitly (the SDK's default is softer)
+    ]
+    unsupported = info.hook_on_failure_supported is not True or info.hooks_applied is False
+    if options.hooks and unsupported and not blocking:
+        logger.warning(
+            "this CLI does not report support for hook onFailure; a permission hook "
+            "that fails may not block the action on the CLI's side"
+        )
+    if blocking and unsupported:
+        raise ClaudeSDKError(
+            "a hook matcher uses on_failure='block', which this CLI does not support "
+            f"(hook_on_failure_supported={info.hook_on_failure_supported!r}, "
+            f"hooks_applied={info.hooks_applied!r})",
+            kind="unsupported",
+        )
+
+
+async def finish(core: SessionCore) -> None:
+    """The body returned: let the CLI settle and exit, within one ``shutdown_grace``."""
+    grace = core.options.shutdown_grace
+    deadline = anyio.current_time() + grace
+    core.conn.shutdown_deadline = deadline  # the transport gives only what is left
+    if core.options.has_callbacks and core.protocol.prompts_sent:
+        with anyio.move_on_at(deadline):
+            await core.wait_until_idle()
+    with anyio.move_on_at(deadline):
+        await core.close_stdin()
+        await core.reader_done.wait()
+
+
+async def abort(core: SessionCore) -> None:
+    """The body raised or was cancelled: interrupt an open turn and end the CLI at once."""
+    core.conn.shutdown_deadline = anyio.current_time()
+    protocol = core.protocol
+    if protocol.turn_open and not core.closed:
+        request_id, line = protocol.send_request(c.InterruptRequest())
+        protocol.abandon(request_id)  # nobody waits for its answer
+        with (
+            anyio.CancelScope(shield=True),
+            anyio.move_on_after(ABORT_WRITE),
+            contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError),
+        ):
+            await core.conn.send(line)
+    protocol.close()

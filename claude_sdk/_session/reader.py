@@ -1,0 +1,143 @@
+"""The reader: the one task that reads the CLI's stdout and acts on what the protocol says.
+
+``receive_lines`` -> ``Protocol.receive_lines`` -> events. Messages are already queued by the
+protocol: the reader wakes the consumers once per batch. An `Answer` resolves its waiter; an
+`InboundRequest` goes to an inbound worker and the reader lets it run before it reads again
+(the answer goes out first, and the read that finds the pipe empty, and the wait it starts,
+happen while the CLI works); a `Withdrawn` cancels that handler; `TurnEnded` and
+`StateChanged` wake whoever waits for ``idle``; `StreamFailed` fails the session and closes
+stdin (the rest of stdout is drained). At the end of stdout the exit status is learned
+(bounded by ``shutdown_grace``) and the protocol decides what it means.
+
+The reader never waits for a consumer: the message queue is unbounded on purpose, so
+interrupts and callbacks work while nobody reads.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import anyio
+
+from .._protocol.events import (
+    Answer,
+    Ended,
+    InboundRequest,
+    StateChanged,
+    StreamFailed,
+    TurnEnded,
+    Withdrawn,
+)
+from ..messages import AssistantMessage, ResultMessage, ToolResultBlock, ToolUseBlock, UserMessage
+from .warmup import warm_up
+
+if TYPE_CHECKING:
+    from ..telemetry import Telemetry
+    from .core import SessionCore
+    from .inbound import InboundWorkers
+
+__all__ = ["run_reader"]
+
+logger = logging.getLogger("claude_sdk")
+
+
+async def run_reader(core: SessionCore, workers: InboundWorkers) -> None:
+    """Read until the end of stdout (see the module docstring)."""
+    conn = core.conn
+    protocol = core.protocol
+    receive = protocol.receive_lines
+    messages = protocol.messages
+    telemetry = core.telemetry if core.telemetry.enabled else None
+    checkpoint = core.primitives.checkpoint
+    warm_up()  # the CLI is starting: generate the first frames' decoders meanwhile
+    try:
+        while True:
+            try:
+                lines = await conn.receive_lines()
+            except anyio.EndOfStream:
+                break
+            core.last_activity = anyio.current_time()
+            before = len(messages)
+            events = receive(lines)
+            if len(messages) != before:
+                if telemetry is not None:
+                    for frame in protocol.frames_added(before):
+                        _trace(telemetry, frame)
+                core.wake_consumers()
+            if not events:
+                continue
+            handed: InboundRequest | None = None
+            for event in events:
+                cls = event.__class__
+                if cls is InboundRequest:
+                    workers.hand(event)
+                    handed = event
+                elif cls is Answer:
+                    core.resolve(event.request_id, event.value, event.error)
+                elif cls is Withdrawn:
+                    workers.withdraw(event.request)
+                elif cls is TurnEnded or cls is StateChanged:
+                    core.wake_idle()
+                elif cls is StreamFailed:
+                    # Ends the session: the consumer and every waiter get the error; stdin
+                    # closes and the rest of stdout is drained.
+                    core.fail(event.error)
+                    await core.close_stdin()
+            if handed is not None:
+                # Let the handler just handed a request run (to its answer, or to its first
+                # wait) before reading again. A checkpoint or two: Trio runs a batch of
+                # ready tasks in a random order.
+                for _ in range(3):
+                    await checkpoint()
+                    if workers.started(handed):
+                        break
+        await _at_end_of_stdout(core)
+    except Exception as exc:  # a bug of ours must fail the session, not hang it
+        logger.exception("the session reader failed")
+        core.fail(exc)
+    finally:
+        core.reader_done.set()
+        core.wake_consumers()
+        core.wake_idle()
+
+
+async def _at_end_of_stdout(core: SessionCore) -> None:
+    conn = core.conn
+    rc = conn.returncode
+    if rc is None and core.protocol.failure is None:
+        with anyio.move_on_after(core.options.shutdown_grace):
+            rc = await conn.wait()
+    events = core.protocol.receive_eof(
+        rc,
+        stderr_tail=conn.stderr_tail,
+        cli_path=conn.cli_path,
+        exit_error=conn.exit_error(),
+    )
+    for event in events:
+        if event.__class__ is Answer:
+            core.resolve(event.request_id, None, event.error)
+        elif event.__class__ is Ended and event.error is not None:
+            core.fail(event.error)
+
+
+def _trace(telemetry: Telemetry, frame: Any) -> None:
+    """Start a tool span at a tool call, end it at the tool's result, close the turn's span."""
+    cls = frame.__class__
+    if cls is AssistantMessage:
+        for block in frame.message.content:
+            if isinstance(block, ToolUseBlock):
+                telemetry.tool_started(block.id, block.name)
+    elif cls is UserMessage and not isinstance(frame.message.content, str):
+        for block in frame.message.content:
+            if isinstance(block, ToolResultBlock):
+                telemetry.tool_ended(block.tool_use_id, block.is_error)
+    elif cls is ResultMessage:
+        telemetry.turn_ended(
+            subtype=frame.subtype,
+            is_error=frame.is_error,
+            num_turns=frame.num_turns,
+            duration_ms=frame.duration_ms,
+            total_cost_usd=frame.total_cost_usd,
+            session_id=frame.session_id,
+        )
