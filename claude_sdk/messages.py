@@ -437,8 +437,9 @@ class AssistantMessage(Frame):
 
     @property
     def text(self) -> str:
-        """The concatenated text of the message's text blocks."""
-        return "".join(b.text for b in self.message.content if isinstance(b, TextBlock))
+        """The concatenated text of the message's text blocks (a block whose ``text`` is not
+        a string, such as ``null`` from a newer or broken CLI, adds nothing)."""
+        return _text_of(self.message.content)
 
 
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
@@ -502,7 +503,7 @@ class UserMessage(Frame):
         content = self.message.content
         if isinstance(content, str):
             return content
-        return "".join(b.text for b in content if isinstance(b, TextBlock))
+        return _text_of(content)
 
 
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
@@ -1127,6 +1128,13 @@ class UnknownMessage(UnknownBase):
     def subtype(self) -> str | None:
         value = self.raw.get("subtype")
         return value if isinstance(value, str) else None
+
+
+def _text_of(content: Any) -> str:
+    """The text of a content list: its text blocks' strings, joined."""
+    if not isinstance(content, list):
+        return ""
+    return "".join(b.text for b in content if isinstance(b, TextBlock) and isinstance(b.text, str))
 
 
 Message = (

@@ -246,7 +246,8 @@ class Codec:
         """
         orjson_loads = orjson.loads
         frame_fns = self._frame_fns
-        known = self._known if expect is None else frozenset(expect)
+        expected = None if expect is None else frozenset(expect)
+        known = self._known if expected is None else expected
         slow = self._decode_slow
         checked = self._checked
 
@@ -254,19 +255,24 @@ class Codec:
             try:
                 data = orjson_loads(line)
             except orjson.JSONDecodeError:
-                return slow(line, None)
+                return slow(line, None, expected)
             # The hot path: an object of a known type that fits its class.
             try:
                 frame = frame_fns[data["type"]](data)
             except (KeyError, TypeError, ValueError, AttributeError, IndexError, RecursionError):
-                return slow(line, data)
+                return slow(line, data, expected)
             if frame.__class__ in known:
                 return frame
-            return checked(frame, line, expect)
+            return checked(frame, line, expected)
 
         return decode_frame
 
-    def _decode_slow(self, line: bytes | bytearray | memoryview | str, data: Any) -> Any:
+    def _decode_slow(
+        self,
+        line: bytes | bytearray | memoryview | str,
+        data: Any,
+        expect: frozenset[type] | None = None,
+    ) -> Any:
         """Decode a line the fast path could not (``data``: what orjson parsed, or None)."""
         repaired = False
         if data is None:
@@ -281,7 +287,7 @@ class Codec:
                 reason=f"a frame must be a JSON object, not {type(data).__name__}",
             )
         try:
-            frame = self._checked(self._frame_fn()(data), line, None, data if repaired else None)
+            frame = self._checked(self._frame_fn()(data), line, expect, data if repaired else None)
         except RecursionError:
             raise MessageDecodeError(
                 line=_raw(line), reason=f"nested deeper than the codec can follow ({MAX_DEPTH})"

@@ -472,14 +472,30 @@ class Protocol:
 
     # -- what the host writes -------------------------------------------------------------
 
+    def _check_open(self) -> None:
+        if self.failure is not None:
+            raise self.failure
+        if self.ended:
+            raise SessionClosedError("the session has ended")
+
     def send_prompt(self, message: m.UserMessage) -> bytes:
-        """The line of a prompt (a turn begins: its result will end it)."""
+        """The line of a prompt (a turn begins: its result will end it).
+
+        Raises:
+            SessionClosedError: the stream has ended (or the session's failure).
+        """
+        self._check_open()
         line = self._encode(message)
         self.prompts_sent += 1
         return line
 
     def send_request(self, payload: Any) -> tuple[str, bytes]:
-        """A new request: its id (pending until its `Answer`) and its line."""
+        """A new request: its id (pending until its `Answer`) and its line.
+
+        Raises:
+            SessionClosedError: the stream has ended (or the session's failure).
+        """
+        self._check_open()
         subtype = getattr(payload, "subtype", None)
         if not isinstance(subtype, str):
             raise TypeError(f"a control request needs a subtype, not {subtype!r}")

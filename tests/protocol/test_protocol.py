@@ -1,0 +1,769 @@
+"""The sans-IO protocol object, fed lines directly (issue 14).
+
+No event loop, no process: lines in, events and bytes out. The last part is a hypothesis
+state machine over random interleavings of CLI frames (well-formed, malformed, hostile) and
+host actions, fed through the line splitter in arbitrary chunks, with the invariants of the
+protocol checked after every step.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    Bundle,
+    RuleBasedStateMachine,
+    consumes,
+    invariant,
+    precondition,
+    rule,
+)
+
+from claude_sdk import control as c
+from claude_sdk import wire
+from claude_sdk._protocol.events import (
+    ANSWERED,
+    PENDING,
+    WITHDRAWN,
+    Answer,
+    Ended,
+    InboundRequest,
+    StateChanged,
+    StreamFailed,
+    TurnEnded,
+    Withdrawn,
+)
+from claude_sdk._protocol.framing import LineSplitter
+from claude_sdk._protocol.protocol import Protocol
+from claude_sdk.errors import (
+    ControlRequestError,
+    LineTooLongError,
+    MessageDecodeError,
+    ProcessError,
+    SessionClosedError,
+)
+from claude_sdk.messages import (
+    AssistantMessage,
+    InitMessage,
+    ResultMessage,
+    SessionStateChangedMessage,
+    UnknownMessage,
+    UserMessage,
+)
+from claude_sdk.permissions import PermissionAllow
+
+JSON = dict[str, Any]
+
+
+def line(frame: JSON) -> bytes:
+    """A frame as the CLI writes it (compact, keys in the order given)."""
+    return orjson.dumps(frame)
+
+
+def assistant(text: str = "hi") -> bytes:
+    return line(
+        {
+            "type": "assistant",
+            "message": {
+                "id": "msg_1",
+                "type": "message",
+                "role": "assistant",
+                "model": "m",
+                "content": [{"type": "text", "text": text}],
+            },
+            "parent_tool_use_id": None,
+            "session_id": "s",
+        }
+    )
+
+
+def result(**fields: Any) -> bytes:
+    frame: JSON = {"type": "result", "subtype": "success", "is_error": False, "session_id": "s"}
+    frame.update(fields)
+    return line(frame)
+
+
+def can_use_tool(request_id: Any, tool: str = "Bash") -> bytes:
+    return line(
+        {
+            "type": "control_request",
+            "request_id": request_id,
+            "request": {"subtype": "can_use_tool", "tool_name": tool, "input": {"command": "ls"}},
+        }
+    )
+
+
+def cancel(request_id: Any) -> bytes:
+    return line({"type": "control_cancel_request", "request_id": request_id})
+
+
+def success(request_id: Any, body: Any = None) -> bytes:
+    response: JSON = {"subtype": "success", "request_id": request_id}
+    if body is not None:
+        response["response"] = body
+    return line({"type": "control_response", "response": response})
+
+
+def error(request_id: Any, message: str = "no", code: str | None = None) -> bytes:
+    response: JSON = {"subtype": "error", "request_id": request_id, "error": message}
+    if code is not None:
+        response["error_code"] = code
+    return line({"type": "control_response", "response": response})
+
+
+def state(value: str) -> bytes:
+    return line({"type": "system", "subtype": "session_state_changed", "state": value})
+
+
+def drain(p: Protocol) -> list[Any]:
+    """The consumer's view: every queued message, decoded."""
+    out = []
+    while p.messages:
+        item = p.messages.popleft()
+        if item.__class__ is bytes:
+            try:
+                item = p.decode_message(item)
+            except MessageDecodeError as exc:
+                p.skip_line(exc)
+                continue
+        out.append(item)
+    return out
+
+
+# ======================================================================================
+# Messages
+
+
+def test_messages_are_queued_in_order_and_message_lines_decoded_by_the_consumer() -> None:
+    p = Protocol()
+    events = p.receive_lines([assistant("a"), state("running"), assistant("b"), result()])
+    assert [type(e) for e in events] == [StateChanged, TurnEnded]
+    assert p.messages[0].__class__ is bytes  # left for the consumer
+    got = drain(p)
+    assert [type(m) for m in got] == [
+        AssistantMessage,
+        SessionStateChangedMessage,
+        AssistantMessage,
+        ResultMessage,
+    ]
+    assert [m.text for m in got if isinstance(m, AssistantMessage)] == ["a", "b"]
+
+
+def test_a_batch_of_message_lines_only_makes_no_event() -> None:
+    p = Protocol()
+    assert list(p.receive_lines([assistant("x")] * 50)) == []
+    assert len(p.messages) == 50
+
+
+def test_without_deferral_every_message_is_decoded_on_arrival() -> None:
+    p = Protocol(defer_messages=False)
+    p.receive_lines([assistant("x")])
+    assert isinstance(p.messages[0], AssistantMessage)
+
+
+def test_init_gives_the_session_id() -> None:
+    p = Protocol()
+    p.receive_lines([line({"type": "system", "subtype": "init", "session_id": "abc"})])
+    assert p.session_id == "abc"
+    assert isinstance(drain(p)[0], InitMessage)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        b"not json",
+        b"[1, 2]",
+        b'{"type": "user", "x": NaN}',
+        b'{"type": "user", "x": ' + b"[" * 3000 + b"]" * 3000 + b"}",
+        b'{"type": ' + b"[" * 1010 + b"]" * 1010 + b"}",
+        b'{"type":"user","message":' + b'{"a":' * 1200 + b"1" + b"}" * 1200 + b"}",
+    ],
+    ids=["not-json", "array", "nan", "deep-3000", "deep-tag-1010", "deep-objects-1200"],
+)
+def test_a_line_that_is_not_a_frame_is_skipped_and_the_stream_goes_on(bad: bytes) -> None:
+    p = Protocol()
+    events = p.receive_lines([bad, result()])
+    got = drain(p)
+    assert [type(e) for e in events] == [TurnEnded]
+    assert [type(m) for m in got] == [ResultMessage]
+    assert p.lines_undecodable == 1
+
+
+def test_a_result_that_does_not_fit_still_ends_its_turn() -> None:
+    p = Protocol()
+    p.send_prompt(UserMessage.prompt("hi"))
+    bad = line(
+        {
+            "type": "result",
+            "modelUsage": {"m": "not an object"},
+            "usage": "a string",
+            "permission_denials": [{}],
+        }
+    )
+    events = p.receive_lines([bad])
+    assert [type(e) for e in events] == [TurnEnded]
+    got = drain(p)
+    assert isinstance(got[0], ResultMessage)
+    assert got[0].extra["usage"] == "a string"  # the raw value is kept
+    assert got[0].decode_issues
+    assert not p.turn_open and p.idle
+
+
+def test_invalid_utf8_keeps_the_message_with_replacement_and_a_flag() -> None:
+    p = Protocol()
+    bad = assistant("caf\u00e9").replace("é".encode(), b"\xc3")
+    p.receive_lines([bad])
+    (message,) = drain(p)
+    assert isinstance(message, AssistantMessage)
+    assert message.text == "caf\ufffd"
+    assert any("UTF-8" in issue for issue in message.decode_issues)
+
+
+@pytest.mark.parametrize("text", [None, 3, ["x"]])
+def test_assistant_text_copes_with_a_text_block_that_is_not_a_string(text: Any) -> None:
+    p = Protocol()
+    frame = json.loads(assistant())
+    frame["message"]["content"] = [
+        {"type": "text", "text": text},
+        {"type": "text", "text": "ok"},
+    ]
+    p.receive_lines([line(frame)])
+    (message,) = drain(p)
+    assert message.text == "ok"
+
+
+def test_a_second_type_key_cannot_change_the_kind_of_a_routed_line() -> None:
+    """A message line routed to the consumer by its first ``type`` key that decodes as a
+    result (JSON parsers keep the last key) is refused, and so is the same trick on a line the
+    reader decodes: the protocol's accounting and the consumer's view agree."""
+    p = Protocol()
+    sneaky_result = b'{"type":"user","message":{"role":"user","content":"x"},"type":"result"'
+    sneaky_result += b',"subtype":"success","is_error":false}'
+    sneaky_request = b'{"type":"result","subtype":"success","type":"control_request",'
+    sneaky_request += b'"request_id":"r1","request":{"subtype":"can_use_tool","tool_name":"B",'
+    sneaky_request += b'"input":{}}}'
+    events = p.receive_lines([sneaky_result, sneaky_request, result()])
+    assert [type(e) for e in events] == [TurnEnded]
+    assert [type(m) for m in drain(p)] == [ResultMessage]
+    assert p.results == 1
+    assert p.lines_undecodable == 2
+
+
+# ======================================================================================
+# The CLI's requests
+
+
+def test_a_request_is_answered_once_through_the_model() -> None:
+    p = Protocol()
+    (record,) = p.receive_lines([can_use_tool("r1")])
+    assert isinstance(record, InboundRequest)
+    assert record.subtype == "can_use_tool" and record.state == PENDING
+    assert p.inbound_pending == ["r1"]
+    out = p.answer(record, PermissionAllow(updated_input={"command": "ls"}))
+    assert out is not None
+    frame = wire.decode(out, strict=True)
+    assert isinstance(frame, c.ControlResponse)
+    assert isinstance(frame.response, c.ControlSuccess)
+    assert frame.response.request_id == "r1"
+    assert frame.response.response == {"behavior": "allow", "updatedInput": {"command": "ls"}}
+    assert record.state == ANSWERED
+    assert p.answer(record, PermissionAllow()) is None  # never twice
+    assert p.reject(record, "late") is None
+    assert p.inbound_pending == []
+
+
+def test_a_rejection_carries_its_code() -> None:
+    p = Protocol()
+    (record,) = p.receive_lines([can_use_tool("r1")])
+    out = p.reject(record, "nope", "unsupported_request")
+    assert out is not None
+    assert json.loads(out)["response"] == {
+        "subtype": "error",
+        "request_id": "r1",
+        "error": "nope",
+        "error_code": "unsupported_request",
+    }
+
+
+def test_a_withdrawn_request_is_never_answered() -> None:
+    p = Protocol()
+    (record,) = p.receive_lines([can_use_tool("r1")])
+    (withdrawn,) = p.receive_lines([cancel("r1")])
+    assert isinstance(withdrawn, Withdrawn) and withdrawn.request is record
+    assert record.state == WITHDRAWN
+    assert p.answer(record, PermissionAllow()) is None
+    assert list(p.receive_lines([cancel("r1"), cancel("unknown")])) == []
+
+
+@pytest.mark.parametrize("bad_id", [["r"], {"id": 1}, 7, 1.5, None, True])
+def test_a_request_id_that_is_not_a_string_is_logged_and_ignored(
+    bad_id: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    p = Protocol()
+    rid, _ = p.send_request(c.InterruptRequest())
+    with caplog.at_level(logging.WARNING, logger="claude_sdk"):
+        events = p.receive_lines(
+            [can_use_tool(bad_id), cancel(bad_id), success(bad_id), error(bad_id), result()]
+        )
+    assert [type(e) for e in events] == [TurnEnded]
+    assert p.inbound_pending == []
+    assert p.pending_requests == [rid]
+    assert sum("request_id" in r.getMessage() for r in caplog.records) == 4
+
+
+def test_a_duplicate_pending_request_is_ignored() -> None:
+    p = Protocol()
+    (record,) = p.receive_lines([can_use_tool("r1")])
+    assert list(p.receive_lines([can_use_tool("r1")])) == []
+    p.answer(record, PermissionAllow())
+    (again,) = p.receive_lines([can_use_tool("r1")])  # answered: a new request may reuse it
+    assert again is not record
+
+
+def test_a_request_whose_payload_does_not_fit_is_still_a_request() -> None:
+    p = Protocol()
+    bad = line({"type": "control_request", "request_id": "r9", "request": "not an object"})
+    (record,) = p.receive_lines([bad])
+    assert isinstance(record, InboundRequest)
+    assert isinstance(record.request, c.UnknownControlRequest)
+    assert p.reject(record, "unsupported") is not None
+
+
+# ======================================================================================
+# The host's requests
+
+
+def test_a_request_is_resolved_once_by_its_typed_answer() -> None:
+    p = Protocol()
+    rid, out = p.send_request(c.InterruptRequest(cancel_queued=True))
+    assert json.loads(out) == {
+        "type": "control_request",
+        "request_id": rid,
+        "request": {"subtype": "interrupt", "cancel_queued": True},
+    }
+    assert p.pending_requests == [rid]
+    (answer,) = p.receive_lines([success(rid, {"still_queued": []})])
+    assert isinstance(answer, Answer) and answer.error is None
+    assert isinstance(answer.value, c.InterruptResponse)
+    assert list(p.receive_lines([success(rid, {"still_queued": []})])) == []  # a replayed echo
+    assert p.pending_requests == []
+
+
+def test_answers_of_each_kind() -> None:
+    p = Protocol()
+    none_rid, _ = p.send_request(c.McpReconnectRequest(server_name="x"))
+    dict_rid, _ = p.send_request(c.GetSettingsRequest())
+    err_rid, _ = p.send_request(c.SetModelRequest(model="m"))
+    misfit_rid, _ = p.send_request(c.RewindFilesRequest(user_message_id="u"))
+    events = p.receive_lines(
+        [
+            success(none_rid, {"whatever": 1}),
+            success(dict_rid, {"effective": {}}),
+            error(err_rid, "bad model", "invalid_model"),
+            success(misfit_rid, {"canRewind": "not a bool", "filesChanged": "x"}),
+        ]
+    )
+    by_id = {e.request_id: e for e in events}
+    assert by_id[none_rid].value is None and by_id[none_rid].error is None
+    assert by_id[dict_rid].value == {"effective": {}}
+    err = by_id[err_rid].error
+    assert isinstance(err, ControlRequestError)
+    assert (err.error_code, err.subtype) == ("invalid_model", "set_model")
+    # The decoder does not validate scalars: a misfit is an object where one is needed.
+    bad_rid, _ = p.send_request(c.ReadFileRequest(path="x"))
+    (bad,) = p.receive_lines([success(bad_rid, {"contents": {"no": 1}, "truncated": 1})])
+    assert bad.error is None or isinstance(bad.error, MessageDecodeError)
+    not_object_rid, _ = p.send_request(c.ReadFileRequest(path="x"))
+    (not_object,) = p.receive_lines([success(not_object_rid, "a string body")])
+    assert isinstance(not_object.error, MessageDecodeError)
+
+
+def test_an_abandoned_request_ignores_its_late_answer() -> None:
+    p = Protocol()
+    rid, _ = p.send_request(c.GetUsageRequest())
+    p.abandon(rid)
+    assert list(p.receive_lines([success(rid, {})])) == []
+
+
+def test_an_unknown_response_envelope_fails_its_request() -> None:
+    p = Protocol()
+    rid, _ = p.send_request(c.GetUsageRequest())
+    weird = line({"type": "control_response", "response": {"subtype": "maybe", "request_id": rid}})
+    (answer,) = p.receive_lines([weird])
+    assert isinstance(answer.error, ControlRequestError)
+
+
+# ======================================================================================
+# Turns
+
+
+def test_turn_accounting_and_idle() -> None:
+    p = Protocol()
+    assert p.idle and not p.turn_open
+    p.send_prompt(UserMessage.prompt("a"))
+    p.send_prompt(UserMessage.prompt("b"))
+    assert p.turn_open
+    p.receive_lines([state("running"), result()])
+    assert p.turn_open and not p.idle
+    p.receive_lines([result()])
+    assert not p.turn_open and not p.idle  # the CLI still reports work
+    p.receive_lines([state("idle")])
+    assert p.idle
+
+
+def test_prompts_withdrawn_by_an_interrupt_expect_no_result() -> None:
+    p = Protocol()
+    for text in "abc":
+        p.send_prompt(UserMessage.prompt(text))
+    rid, _ = p.send_request(c.InterruptRequest(cancel_queued=True))
+    p.receive_lines([success(rid, {"still_queued": [], "cancelled": ["u2", "u3"]}), result()])
+    assert not p.turn_open
+    assert p.idle
+
+
+def test_a_withdrawn_async_message_expects_no_result() -> None:
+    p = Protocol()
+    p.send_prompt(UserMessage.prompt("a"))
+    p.send_prompt(UserMessage.prompt("b", uuid="u2"))
+    rid, _ = p.send_request(c.CancelAsyncMessageRequest(message_uuid="u2"))
+    p.receive_lines([success(rid, {"cancelled": True}), result()])
+    assert p.idle
+
+
+def test_more_cancellations_than_open_prompts_settle_only_the_open_ones() -> None:
+    p = Protocol()
+    p.send_prompt(UserMessage.prompt("a"))
+    rid, _ = p.send_request(c.InterruptRequest(cancel_queued=True))
+    p.receive_lines([success(rid, {"still_queued": [], "cancelled": ["x", "y", "z"]})])
+    assert p.prompts_cancelled == 1
+    p.send_prompt(UserMessage.prompt("b"))
+    assert p.turn_open
+
+
+# ======================================================================================
+# The end of the stream
+
+
+def test_exit_non_zero_without_an_error_result_is_a_process_error() -> None:
+    p = Protocol()
+    rid, _ = p.send_request(c.GetUsageRequest())
+    (record,) = p.receive_lines([can_use_tool("r1")])
+    events = p.receive_eof(3, stderr_tail="boom", cli_path="/bin/claude")
+    answer, ended = events
+    assert isinstance(ended, Ended)
+    assert isinstance(ended.error, ProcessError)
+    assert (ended.error.exit_code, ended.error.stderr_tail) == (3, "boom")
+    assert isinstance(answer, Answer) and answer.request_id == rid
+    assert answer.error is ended.error
+    assert record.state == WITHDRAWN  # nobody can answer it any more
+    assert p.answer(record, PermissionAllow()) is None
+    assert list(p.receive_lines([result()])) == []
+    assert p.receive_eof(0) == []
+
+
+def test_a_signal_is_reported_as_such() -> None:
+    p = Protocol()
+    (ended,) = p.receive_eof(-9)
+    assert isinstance(ended.error, ProcessError) and ended.error.signal == 9
+
+
+@pytest.mark.parametrize(
+    ("setup", "code"),
+    [
+        ("error-result", 1),
+        ("closing", 143),
+        ("clean", 0),
+        ("unknown", None),
+    ],
+)
+def test_exits_that_are_not_failures(setup: str, code: int | None) -> None:
+    p = Protocol()
+    rid, _ = p.send_request(c.GetUsageRequest())
+    if setup == "error-result":
+        p.receive_lines([result(is_error=True, subtype="error_during_execution")])
+    elif setup == "closing":
+        p.close()
+    answer, ended = p.receive_eof(code)
+    assert ended.error is None
+    assert isinstance(answer.error, SessionClosedError)
+
+
+def test_a_line_over_the_limit_ends_the_stream() -> None:
+    p = Protocol()
+    rid, _ = p.send_request(c.GetUsageRequest())
+    too_long = LineTooLongError(limit=10, size=20)
+    events = p.receive_lines([result(), too_long, result()])
+    assert [type(e) for e in events] == [TurnEnded, StreamFailed]
+    assert p.failure is too_long
+    assert list(p.receive_lines([result()])) == []
+    with pytest.raises(LineTooLongError):
+        p.send_request(c.GetUsageRequest())
+    with pytest.raises(LineTooLongError):
+        p.send_prompt(UserMessage.prompt("x"))
+    answer, ended = p.receive_eof(0)
+    assert answer.request_id == rid
+    assert answer.error is too_long and ended.error is too_long
+
+
+def test_nothing_is_sent_after_the_end_of_the_stream() -> None:
+    p = Protocol()
+    p.receive_eof(0)
+    with pytest.raises(SessionClosedError):
+        p.send_request(c.GetUsageRequest())
+    with pytest.raises(SessionClosedError):
+        p.send_prompt(UserMessage.prompt("x"))
+
+
+# ======================================================================================
+# The state machine
+
+
+BAD_IDS = st.sampled_from([["x"], {"a": 1}, 3, None, 2.5, False])
+
+
+class ProtocolMachine(RuleBasedStateMachine):
+    """Random CLI frames and host actions; the protocol's invariants after every step."""
+
+    inbound = Bundle("inbound")
+    outbound = Bundle("outbound")
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.p = Protocol()
+        self.splitter = LineSplitter(max_line_bytes=200_000)
+        self.unsent = b""
+        self.records: dict[str, list[InboundRequest]] = {}
+        self.writes: dict[int, int] = {}  # id(record) -> answers written
+        self.withdrawn: set[int] = set()
+        self.requests: dict[str, int] = {}  # request id -> answers seen
+        self.abandoned: set[str] = set()
+        self.results_fed = 0
+        self.turn_ends = 0
+        self.result_messages = 0
+        self.counter = 0
+        self.errors: list[logging.LogRecord] = []
+        self.handler = _Collect(self.errors)
+        logging.getLogger("claude_sdk").addHandler(self.handler)
+
+    def teardown(self) -> None:
+        logging.getLogger("claude_sdk").removeHandler(self.handler)
+
+    # -- feeding ---------------------------------------------------------------------------
+
+    def _cli(self, data: bytes) -> None:
+        self.unsent += data + b"\n"
+
+    def _events(self, events: Any) -> None:
+        for event in events:
+            if isinstance(event, InboundRequest):
+                self.records.setdefault(event.request_id, []).append(event)
+                self.writes[id(event)] = 0
+            elif isinstance(event, Withdrawn):
+                assert event.request.state == WITHDRAWN
+                self.withdrawn.add(id(event.request))
+            elif isinstance(event, Answer):
+                self.requests[event.request_id] += 1
+            elif isinstance(event, TurnEnded):
+                self.turn_ends += 1
+
+    @rule(cut=st.integers(min_value=0, max_value=400))
+    def flush(self, cut: int) -> None:
+        """Feed what the CLI wrote so far, cut at an arbitrary byte."""
+        data, self.unsent = self.unsent[:cut], self.unsent[cut:]
+        lines = self.splitter.feed(data)
+        if lines:
+            self._events(self.p.receive_lines(lines))
+
+    @rule()
+    def flush_all(self) -> None:
+        lines = self.splitter.feed(self.unsent)
+        self.unsent = b""
+        if lines:
+            self._events(self.p.receive_lines(lines))
+
+    # -- the CLI ----------------------------------------------------------------------------
+
+    @precondition(lambda self: not self.p.ended)
+    @rule(text=st.text(max_size=20))
+    def cli_assistant(self, text: str) -> None:
+        self._cli(assistant(text))
+
+    @precondition(lambda self: not self.p.ended)
+    @rule(misfit=st.booleans(), is_error=st.booleans())
+    def cli_result(self, misfit: bool, is_error: bool) -> None:
+        if misfit:
+            self._cli(line({"type": "result", "usage": "x", "modelUsage": {"m": 1}}))
+        else:
+            self._cli(result(is_error=is_error))
+        self.results_fed += 1
+
+    @precondition(lambda self: not self.p.ended)
+    @rule(value=st.sampled_from(["running", "requires_action", "idle"]))
+    def cli_state(self, value: str) -> None:
+        self._cli(state(value))
+
+    @precondition(lambda self: not self.p.ended)
+    @rule(target=inbound)
+    def cli_request(self) -> str:
+        self.counter += 1
+        request_id = f"cli-{self.counter}"
+        self._cli(can_use_tool(request_id))
+        return request_id
+
+    @precondition(lambda self: not self.p.ended)
+    @rule(request_id=inbound)
+    def cli_repeats_a_request(self, request_id: str) -> None:
+        self._cli(can_use_tool(request_id))
+
+    @precondition(lambda self: not self.p.ended)
+    @rule(request_id=inbound)
+    def cli_withdraws(self, request_id: str) -> None:
+        self._cli(cancel(request_id))
+
+    @precondition(lambda self: not self.p.ended)
+    @rule(bad_id=BAD_IDS)
+    def cli_bad_ids(self, bad_id: Any) -> None:
+        self._cli(can_use_tool(bad_id))
+        self._cli(cancel(bad_id))
+        self._cli(success(bad_id, {}))
+
+    @precondition(lambda self: not self.p.ended)
+    @rule(request_id=outbound, ok=st.booleans())
+    def cli_answers(self, request_id: str, ok: bool) -> None:
+        self._cli(success(request_id, {"still_queued": []}) if ok else error(request_id))
+
+    @precondition(lambda self: not self.p.ended)
+    @rule(
+        garbage=st.sampled_from(
+            [
+                b"not json",
+                b"[]",
+                b'{"type": "nope"}',
+                b'{"type":"assistant","message":"x"}',
+                b'{"type":"user","x":NaN}',
+                b'{"type":"user","x":' + b"[" * 1100 + b"]" * 1100 + b"}",
+                b'{"type":"assistant","message":{"content":[{"type":"text","text":"\xff"}]}}',
+                b'{"type":"control_request","request_id":"zz","request":[]}',
+                b'{"type":"control_response","response":7}',
+                b'{"type":"user","message":{"role":"user","content":"x"},"type":"result"}',
+            ]
+        )
+    )
+    def cli_garbage(self, garbage: bytes) -> None:
+        self._cli(garbage)
+
+    # -- the host ---------------------------------------------------------------------------
+
+    @precondition(lambda self: not self.p.ended)
+    @rule()
+    def host_prompt(self) -> None:
+        out = self.p.send_prompt(UserMessage.prompt("x"))
+        assert isinstance(wire.decode(out), UserMessage)
+
+    @precondition(lambda self: not self.p.ended)
+    @rule(target=outbound)
+    def host_request(self) -> str:
+        request_id, out = self.p.send_request(c.InterruptRequest())
+        assert json.loads(out)["request_id"] == request_id
+        self.requests[request_id] = 0
+        return request_id
+
+    @rule(request_id=consumes(outbound))
+    def host_abandons(self, request_id: str) -> None:
+        if self.requests[request_id] == 0:
+            self.abandoned.add(request_id)
+        self.p.abandon(request_id)
+
+    @rule(request_id=inbound, reject=st.booleans())
+    def host_answers(self, request_id: str, reject: bool) -> None:
+        for record in self.records.get(request_id, []):
+            out = (
+                self.p.reject(record, "no")
+                if reject
+                else self.p.answer(record, PermissionAllow(updated_input={}))
+            )
+            if out is not None:
+                self.writes[id(record)] += 1
+                assert id(record) not in self.withdrawn
+
+    @rule()
+    def consumer_reads(self) -> None:
+        for message in drain(self.p):
+            if isinstance(message, ResultMessage):
+                self.result_messages += 1
+
+    @precondition(lambda self: not self.p.ended)
+    @rule(code=st.sampled_from([0, 1, -15, None]))
+    def eof(self, code: int | None) -> None:
+        self.flush_all()
+        lines = self.splitter.close()
+        if lines:
+            self._events(self.p.receive_lines(lines))
+        events = self.p.receive_eof(code)
+        self._events(events)
+        assert isinstance(events[-1], Ended)
+        # Every request still pending when the stream ended was withdrawn by it.
+        for records in self.records.values():
+            for record in records:
+                if self.writes[id(record)] == 0:
+                    assert record.state == WITHDRAWN
+
+    # -- invariants -------------------------------------------------------------------------
+
+    @invariant()
+    def each_inbound_request_is_answered_at_most_once_and_never_after_withdrawal(self) -> None:
+        for records in self.records.values():
+            for record in records:
+                written = self.writes[id(record)]
+                assert written <= 1
+                assert record.state in (PENDING, ANSWERED, WITHDRAWN)
+                if record.state == ANSWERED:
+                    assert written == 1
+                if record.state == WITHDRAWN:
+                    assert written == 0
+
+    @invariant()
+    def each_host_request_is_resolved_at_most_once(self) -> None:
+        for request_id, seen in self.requests.items():
+            assert seen <= 1, request_id
+            if request_id in self.abandoned:
+                assert seen == 0
+        if self.p.ended:  # and at the end of the stream, exactly once
+            for request_id, seen in self.requests.items():
+                if request_id not in self.abandoned:
+                    assert seen == 1, request_id
+            assert self.p.pending_requests == []
+
+    @invariant()
+    def every_result_ends_its_turn(self) -> None:
+        assert self.p.results == self.turn_ends
+        if self.p.failure is None and not self.unsent and not self.splitter.buffered:
+            assert self.turn_ends == self.results_fed
+        assert self.result_messages <= self.turn_ends
+
+    @invariant()
+    def no_frame_stops_the_stream(self) -> None:
+        assert self.p.failure is None or isinstance(self.p.failure, (ProcessError,))
+        bugs = [r for r in self.errors if r.levelno >= logging.ERROR]
+        assert bugs == []
+
+
+class _Collect(logging.Handler):
+    def __init__(self, into: list[logging.LogRecord]) -> None:
+        super().__init__(logging.DEBUG)
+        self.into = into
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.into.append(record)
+
+
+ProtocolMachine.TestCase.settings = settings(
+    max_examples=150, stateful_step_count=40, deadline=None
+)
+TestProtocolMachine = ProtocolMachine.TestCase
