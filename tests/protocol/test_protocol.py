@@ -53,7 +53,6 @@ from claude_sdk.messages import (
     InitMessage,
     ResultMessage,
     SessionStateChangedMessage,
-    UnknownMessage,
     UserMessage,
 )
 from claude_sdk.permissions import PermissionAllow
@@ -212,7 +211,8 @@ def test_a_result_that_does_not_fit_still_ends_its_turn() -> None:
     assert isinstance(got[0], ResultMessage)
     assert got[0].extra["usage"] == "a string"  # the raw value is kept
     assert got[0].decode_issues
-    assert not p.turn_open and p.idle
+    assert not p.turn_open
+    assert p.idle
 
 
 def test_invalid_utf8_keeps_the_message_with_replacement_and_a_flag() -> None:
@@ -263,7 +263,8 @@ def test_a_request_is_answered_once_through_the_model() -> None:
     p = Protocol()
     (record,) = p.receive_lines([can_use_tool("r1")])
     assert isinstance(record, InboundRequest)
-    assert record.subtype == "can_use_tool" and record.state == PENDING
+    assert record.subtype == "can_use_tool"
+    assert record.state == PENDING
     assert p.inbound_pending == ["r1"]
     out = p.answer(record, PermissionAllow(updated_input={"command": "ls"}))
     assert out is not None
@@ -295,7 +296,8 @@ def test_a_withdrawn_request_is_never_answered() -> None:
     p = Protocol()
     (record,) = p.receive_lines([can_use_tool("r1")])
     (withdrawn,) = p.receive_lines([cancel("r1")])
-    assert isinstance(withdrawn, Withdrawn) and withdrawn.request is record
+    assert isinstance(withdrawn, Withdrawn)
+    assert withdrawn.request is record
     assert record.state == WITHDRAWN
     assert p.answer(record, PermissionAllow()) is None
     assert list(p.receive_lines([cancel("r1"), cancel("unknown")])) == []
@@ -349,7 +351,8 @@ def test_a_request_is_resolved_once_by_its_typed_answer() -> None:
     }
     assert p.pending_requests == [rid]
     (answer,) = p.receive_lines([success(rid, {"still_queued": []})])
-    assert isinstance(answer, Answer) and answer.error is None
+    assert isinstance(answer, Answer)
+    assert answer.error is None
     assert isinstance(answer.value, c.InterruptResponse)
     assert list(p.receive_lines([success(rid, {"still_queued": []})])) == []  # a replayed echo
     assert p.pending_requests == []
@@ -370,7 +373,8 @@ def test_answers_of_each_kind() -> None:
         ]
     )
     by_id = {e.request_id: e for e in events}
-    assert by_id[none_rid].value is None and by_id[none_rid].error is None
+    assert by_id[none_rid].value is None
+    assert by_id[none_rid].error is None
     assert by_id[dict_rid].value == {"effective": {}}
     err = by_id[err_rid].error
     assert isinstance(err, ControlRequestError)
@@ -403,18 +407,22 @@ def test_an_unknown_response_envelope_fails_its_request() -> None:
 # Turns
 
 
+def _facts(p: Protocol) -> tuple[bool, bool]:
+    return p.turn_open, p.idle  # read through a call: mypy narrows asserted properties
+
+
 def test_turn_accounting_and_idle() -> None:
     p = Protocol()
-    assert p.idle and not p.turn_open
+    assert _facts(p) == (False, True)
     p.send_prompt(UserMessage.prompt("a"))
     p.send_prompt(UserMessage.prompt("b"))
-    assert p.turn_open
+    assert _facts(p) == (True, False)
     p.receive_lines([state("running"), result()])
-    assert p.turn_open and not p.idle
+    assert _facts(p) == (True, False)
     p.receive_lines([result()])
-    assert not p.turn_open and not p.idle  # the CLI still reports work
+    assert _facts(p) == (False, False)  # the CLI still reports work
     p.receive_lines([state("idle")])
-    assert p.idle
+    assert _facts(p) == (False, True)
 
 
 def test_prompts_withdrawn_by_an_interrupt_expect_no_result() -> None:
@@ -459,7 +467,8 @@ def test_exit_non_zero_without_an_error_result_is_a_process_error() -> None:
     assert isinstance(ended, Ended)
     assert isinstance(ended.error, ProcessError)
     assert (ended.error.exit_code, ended.error.stderr_tail) == (3, "boom")
-    assert isinstance(answer, Answer) and answer.request_id == rid
+    assert isinstance(answer, Answer)
+    assert answer.request_id == rid
     assert answer.error is ended.error
     assert record.state == WITHDRAWN  # nobody can answer it any more
     assert p.answer(record, PermissionAllow()) is None
@@ -470,7 +479,8 @@ def test_exit_non_zero_without_an_error_result_is_a_process_error() -> None:
 def test_a_signal_is_reported_as_such() -> None:
     p = Protocol()
     (ended,) = p.receive_eof(-9)
-    assert isinstance(ended.error, ProcessError) and ended.error.signal == 9
+    assert isinstance(ended.error, ProcessError)
+    assert ended.error.signal == 9
 
 
 @pytest.mark.parametrize(
@@ -484,7 +494,7 @@ def test_a_signal_is_reported_as_such() -> None:
 )
 def test_exits_that_are_not_failures(setup: str, code: int | None) -> None:
     p = Protocol()
-    rid, _ = p.send_request(c.GetUsageRequest())
+    _rid, _ = p.send_request(c.GetUsageRequest())
     if setup == "error-result":
         p.receive_lines([result(is_error=True, subtype="error_during_execution")])
     elif setup == "closing":
@@ -508,7 +518,8 @@ def test_a_line_over_the_limit_ends_the_stream() -> None:
         p.send_prompt(UserMessage.prompt("x"))
     answer, ended = p.receive_eof(0)
     assert answer.request_id == rid
-    assert answer.error is too_long and ended.error is too_long
+    assert answer.error is too_long
+    assert ended.error is too_long
 
 
 def test_nothing_is_sent_after_the_end_of_the_stream() -> None:
