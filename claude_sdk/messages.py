@@ -635,6 +635,8 @@ class InitMessage(SystemMessage):
     per_turn_effort_active: bool | None = None
     ultrathink_available: bool | None = None
     ultrathink_typed_raises: bool | None = None
+    #: The ``uuid`` of every prompt this turn takes in.
+    user_message_uuids: list[str] | None = None
 
 
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)

@@ -22,8 +22,15 @@ What it owns:
   exactly once (`answer` / `reject` return the bytes; later calls return None) or withdrawn
   by the CLI (``control_cancel_request``: a `Withdrawn` event; nothing is ever written for it).
   A request whose id is not a string, or repeats one still pending, is logged and ignored.
-* **Turns.** A ``result`` ends a turn (`TurnEnded`); prompts withdrawn by an interrupt with
-  ``cancel_queued`` or by ``cancel_async_message`` expect no result. `idle` holds when every
+* **Turns.** A ``result`` ends a turn (`TurnEnded`). The CLI may answer several queued prompts
+  in one turn, withdraw queued prompts (``interrupt`` with ``cancel_queued``,
+  ``cancel_async_message``), or run turns of its own (task notifications), so results are not
+  counted against prompts: every prompt carries a ``uuid`` (one is made for a prompt without
+  one), and a prompt is settled when a result names it (``user_message_uuids``), when its
+  ``command_lifecycle`` is ``completed`` or ``cancelled``, or when an answer says the CLI
+  withdrew it. A CLI that never names prompts settles them in order, one per result. The
+  ``command_lifecycle`` frames of the uuids made here are the protocol's bookkeeping and do not
+  reach the consumer (they exist only because of those uuids). `idle` holds when every
   prompt is settled and the CLI's reported state (if it reports one) is ``idle``.
 * **The exit rules** (`receive_eof`): a CLI that exits non-zero is a `ProcessError`, unless
   its last result was an error (the CLI exits 1 after one: the result says what happened)
@@ -40,8 +47,11 @@ import collections
 import itertools
 import logging
 import os
+import uuid
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final
+
+import attrs
 
 from .. import control as c
 from .. import messages as m
@@ -90,10 +100,12 @@ _SPECIAL: Final = frozenset(
         m.SessionStateChangedMessage,
         m.ResultMessage,
         m.InitMessage,
+        m.CommandLifecycleMessage,
         m.UnknownMessage,
     }
 )
 _NO_EVENTS: Final[tuple[Any, ...]] = ()
+_MISSING: Final[Any] = object()
 _startswith: Final[Callable[..., bool]] = bytes.startswith
 _repeat = itertools.repeat
 
@@ -137,7 +149,7 @@ class Protocol:
         state: the last state the CLI reported (``session_state_changed``), or None.
         prompts_sent: prompts written (`send_prompt`).
         results: ``result`` frames received.
-        prompts_cancelled: prompts the CLI withdrew from its queue (no result will come).
+        prompts_cancelled: prompts the CLI withdrew from its queue (no result came for them).
         last_result: the last ``result``.
         lines_undecodable: lines that were not frames (logged, skipped).
         failure: the error that ended the stream (`StreamFailed`, or the exit status).
@@ -158,6 +170,10 @@ class Protocol:
         self._counter = 0
         self._outbound: dict[str, str] = {}  # request id -> subtype
         self._inbound: dict[str, InboundRequest] = {}  # pending only
+        self._open: dict[str, None] = {}  # uuids of prompts not settled, in the order sent
+        self._made: set[str] = set()  # uuids made here (their lifecycle is bookkeeping)
+        self._named = False  # the CLI names prompts (user_message_uuids, command_lifecycle)
+        self._cancel_targets: dict[str, str] = {}  # cancel_async_message request -> uuid
         self._answer_types = answer_types()
         self.session_id: str | None = None
         self.state: str | None = None
@@ -174,8 +190,13 @@ class Protocol:
 
     @property
     def turn_open(self) -> bool:
-        """A prompt was sent whose result has not come (and was not withdrawn)."""
-        return self.results + self.prompts_cancelled < self.prompts_sent
+        """A prompt was sent that is not settled yet (see the module docstring)."""
+        return bool(self._open)
+
+    @property
+    def open_prompts(self) -> list[str]:
+        """The uuids of the prompts not settled yet, in the order they were sent."""
+        return list(self._open)
 
     @property
     def idle(self) -> bool:
@@ -269,10 +290,14 @@ class Protocol:
             return None
         if cls is m.UnknownMessage:
             return self._on_unknown(frame)
+        if cls is m.CommandLifecycleMessage:
+            self._on_lifecycle(frame)
+            return None
         self.messages.append(frame)
         if cls is m.ResultMessage:
             self.results += 1
             self.last_result = frame
+            self._on_result(frame)
             return TurnEnded(frame)
         if cls is m.SessionStateChangedMessage:
             state = frame.state
@@ -281,7 +306,46 @@ class Protocol:
         session_id = frame.session_id  # InitMessage
         if isinstance(session_id, str) and session_id:
             self.session_id = session_id
+        if self._named_ours(frame.user_message_uuids):
+            self._named = True
         return None
+
+    def _named_ours(self, uuids: Any) -> list[str]:
+        """Those of ``uuids`` (a frame's ``user_message_uuids``) that are open prompts."""
+        if not isinstance(uuids, list):
+            return []
+        return [u for u in uuids if isinstance(u, str) and u in self._open]
+
+    def _on_result(self, frame: m.ResultMessage) -> None:
+        uuids = frame.user_message_uuids
+        if not isinstance(uuids, list):
+            one = frame.user_message_uuid
+            uuids = [one] if isinstance(one, str) else []
+        ours = self._named_ours(uuids)
+        if ours:
+            self._named = True
+            for u in ours:
+                self._settle_prompt(u)
+        elif not self._named and self._open:
+            # A CLI that never names prompts: a result answers the oldest one.
+            self._settle_prompt(next(iter(self._open)))
+
+    def _on_lifecycle(self, frame: m.CommandLifecycleMessage) -> None:
+        command = frame.command_uuid
+        if isinstance(command, str):
+            if command in self._open or command in self._made:
+                self._named = True
+            if frame.state in ("completed", "cancelled") and command in self._open:
+                self._settle_prompt(command, cancelled=frame.state == "cancelled")
+            if command in self._made:
+                if frame.state in ("completed", "cancelled"):
+                    self._made.discard(command)
+                return  # bookkeeping of a uuid made here: not the consumer's
+        self.messages.append(frame)
+
+    def _settle_prompt(self, prompt: str, *, cancelled: bool = False) -> None:
+        if self._open.pop(prompt, _MISSING) is not _MISSING and cancelled:
+            self.prompts_cancelled += 1
 
     def _on_unknown(self, frame: m.UnknownMessage) -> Any:
         """A frame that did not fit: a control envelope that did not is still answered."""
@@ -383,7 +447,7 @@ class Protocol:
             except Exception as exc:  # the answer arrived but does not fit: fail it now
                 why = f"it does not fit {tp.__name__}: {type(exc).__name__}: {exc}"
                 return Answer(request_id, subtype, error=self._misfit(subtype, body, why))
-        self._on_answered(subtype, value)
+        self._on_answered(request_id, subtype, value)
         return Answer(request_id, subtype, value=value)
 
     @staticmethod
@@ -396,22 +460,18 @@ class Protocol:
             line = repr(body).encode()
         return MessageDecodeError(line=line, reason=f"the answer to {subtype}: {why}")
 
-    def _on_answered(self, subtype: str, value: Any) -> None:
+    def _on_answered(self, request_id: str, subtype: str, value: Any) -> None:
         """Turn accounting from answers: prompts the CLI withdrew will get no result."""
+        target = self._cancel_targets.pop(request_id, None)
         if subtype == "interrupt" and isinstance(value, c.InterruptResponse):
-            cancelled = value.cancelled
-            if isinstance(cancelled, list):
-                self._cancel_prompts(len(cancelled))
+            for prompt in self._named_ours(value.cancelled):
+                self._settle_prompt(prompt, cancelled=True)
         elif (
-            subtype == "cancel_async_message"
+            target is not None
             and isinstance(value, c.CancelAsyncMessageResponse)
             and value.cancelled is True
         ):
-            self._cancel_prompts(1)
-
-    def _cancel_prompts(self, count: int) -> None:
-        open_prompts = self.prompts_sent - self.results - self.prompts_cancelled
-        self.prompts_cancelled += max(0, min(count, open_prompts))
+            self._settle_prompt(target, cancelled=True)
 
     def skip_line(self, exc: MessageDecodeError) -> None:
         """Count and log a line that was not a frame (also for lines the consumer decodes)."""
@@ -485,8 +545,14 @@ class Protocol:
             SessionClosedError: the stream has ended (or the session's failure).
         """
         self._check_open()
+        prompt = message.uuid
+        if not isinstance(prompt, str):
+            prompt = str(uuid.uuid4())
+            message = attrs.evolve(message, uuid=prompt)
+            self._made.add(prompt)
         line = self._encode(message)
         self.prompts_sent += 1
+        self._open[prompt] = None
         return line
 
     def send_request(self, payload: Any) -> tuple[str, bytes]:
@@ -503,11 +569,14 @@ class Protocol:
         request_id = f"req_{self._counter}_{self._token}"
         line = self._encode(c.ControlRequest(request_id=request_id, request=payload))
         self._outbound[request_id] = subtype
+        if isinstance(payload, c.CancelAsyncMessageRequest):
+            self._cancel_targets[request_id] = payload.message_uuid
         return request_id, line
 
     def abandon(self, request_id: str) -> None:
         """The caller gave up on a request (timed out, cancelled): no `Answer` will come."""
         self._outbound.pop(request_id, None)
+        self._cancel_targets.pop(request_id, None)
 
     def answer(self, request: InboundRequest, body: Any) -> bytes | None:
         """The line answering ``request`` with ``body`` (a model value, a dict or None), or

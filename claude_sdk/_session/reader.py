@@ -105,9 +105,12 @@ async def run_reader(core: SessionCore, workers: InboundWorkers) -> None:
 async def _at_end_of_stdout(core: SessionCore) -> None:
     conn = core.conn
     rc = conn.returncode
-    if rc is None and core.protocol.failure is None:
+    if core.protocol.failure is None:
+        # Even when the exit status is known already: `wait` also waits (bounded) until
+        # stderr is drained, and the error must carry the CLI's last words.
         with anyio.move_on_after(core.options.shutdown_grace):
             rc = await conn.wait()
+        rc = conn.returncode if rc is None else rc
     events = core.protocol.receive_eof(
         rc,
         stderr_tail=conn.stderr_tail,

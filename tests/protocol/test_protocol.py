@@ -425,32 +425,100 @@ def test_turn_accounting_and_idle() -> None:
     assert _facts(p) == (False, True)
 
 
-def test_prompts_withdrawn_by_an_interrupt_expect_no_result() -> None:
+def prompt_uuid(out: bytes) -> str:
+    uid: str = json.loads(out)["uuid"]
+    return uid
+
+
+def lifecycle(command: str, value: str) -> bytes:
+    return line({"type": "command_lifecycle", "command_uuid": command, "state": value})
+
+
+def test_every_prompt_carries_a_uuid_and_a_given_one_is_kept() -> None:
     p = Protocol()
-    for text in "abc":
-        p.send_prompt(UserMessage.prompt(text))
+    made = prompt_uuid(p.send_prompt(UserMessage.prompt("a")))
+    assert len(made) == 36
+    given = prompt_uuid(p.send_prompt(UserMessage.prompt("b", uuid="mine")))
+    assert given == "mine"
+    assert p.open_prompts == [made, "mine"]
+
+
+def test_prompts_withdrawn_by_an_interrupt_expect_no_result() -> None:
+    """CLI 2.1.330 with ``cancel_queued``: one (aborted) result for the running prompt, and
+    the queued ones named in the answer's ``cancelled`` (tests/e2e: the same, for real)."""
+    p = Protocol()
+    first, second, third = (prompt_uuid(p.send_prompt(UserMessage.prompt(t))) for t in "abc")
     rid, _ = p.send_request(c.InterruptRequest(cancel_queued=True))
-    p.receive_lines([success(rid, {"still_queued": [], "cancelled": ["u2", "u3"]}), result()])
-    assert not p.turn_open
+    p.receive_lines([success(rid, {"still_queued": [], "cancelled": [second, third, "other"]})])
+    assert p.open_prompts == [first]
+    assert p.prompts_cancelled == 2
+    p.receive_lines([result(user_message_uuids=[first], is_error=True), state("idle")])
     assert p.idle
+
+
+def test_one_turn_may_answer_several_queued_prompts() -> None:
+    p = Protocol()
+    first, second, third = (prompt_uuid(p.send_prompt(UserMessage.prompt(t))) for t in "abc")
+    p.receive_lines([result(user_message_uuids=[first])])
+    p.receive_lines([result(user_message_uuids=[second, third]), state("idle")])
+    assert p.idle
+    assert p.results == 2
+
+
+def test_a_turn_of_the_cli_own_settles_no_prompt() -> None:
+    """A task notification's turn ends with a result that names none of our prompts."""
+    p = Protocol()
+    mine = prompt_uuid(p.send_prompt(UserMessage.prompt("a")))
+    p.receive_lines([lifecycle(mine, "queued"), result(), state("idle")])
+    assert p.open_prompts == [mine]
+    assert not p.idle
+    p.receive_lines([result(user_message_uuid=mine)])
+    assert p.idle
+
+
+def test_a_cli_that_never_names_prompts_settles_one_per_result() -> None:
+    p = Protocol()
+    for text in "ab":
+        p.send_prompt(UserMessage.prompt(text))
+    p.receive_lines([result()])
+    assert len(p.open_prompts) == 1
+    p.receive_lines([result()])
+    assert p.idle
+
+
+def test_lifecycle_frames_of_made_uuids_are_bookkeeping() -> None:
+    p = Protocol()
+    made = prompt_uuid(p.send_prompt(UserMessage.prompt("a")))
+    p.send_prompt(UserMessage.prompt("b", uuid="mine"))
+    p.receive_lines(
+        [
+            lifecycle(made, "queued"),
+            lifecycle("mine", "queued"),
+            lifecycle(made, "completed"),
+            lifecycle("mine", "cancelled"),
+        ]
+    )
+    got = drain(p)
+    assert [(m.command_uuid, m.state) for m in got] == [("mine", "queued"), ("mine", "cancelled")]
+    assert p.idle
+    assert p.prompts_cancelled == 1
 
 
 def test_a_withdrawn_async_message_expects_no_result() -> None:
     p = Protocol()
-    p.send_prompt(UserMessage.prompt("a"))
+    first = prompt_uuid(p.send_prompt(UserMessage.prompt("a")))
     p.send_prompt(UserMessage.prompt("b", uuid="u2"))
     rid, _ = p.send_request(c.CancelAsyncMessageRequest(message_uuid="u2"))
-    p.receive_lines([success(rid, {"cancelled": True}), result()])
+    p.receive_lines([success(rid, {"cancelled": True}), result(user_message_uuids=[first])])
     assert p.idle
 
 
-def test_more_cancellations_than_open_prompts_settle_only_the_open_ones() -> None:
+def test_an_interrupt_naming_nothing_of_ours_settles_nothing() -> None:
     p = Protocol()
     p.send_prompt(UserMessage.prompt("a"))
     rid, _ = p.send_request(c.InterruptRequest(cancel_queued=True))
     p.receive_lines([success(rid, {"still_queued": [], "cancelled": ["x", "y", "z"]})])
-    assert p.prompts_cancelled == 1
-    p.send_prompt(UserMessage.prompt("b"))
+    assert p.prompts_cancelled == 0
     assert p.turn_open
 
 
@@ -543,6 +611,7 @@ class ProtocolMachine(RuleBasedStateMachine):
 
     inbound = Bundle("inbound")
     outbound = Bundle("outbound")
+    prompts = Bundle("prompts")
 
     def __init__(self) -> None:
         super().__init__()
@@ -555,6 +624,7 @@ class ProtocolMachine(RuleBasedStateMachine):
         self.requests: dict[str, int] = {}  # request id -> answers seen
         self.abandoned: set[str] = set()
         self.results_fed = 0
+        self.sent_prompts: set[str] = set()
         self.turn_ends = 0
         self.result_messages = 0
         self.counter = 0
@@ -672,10 +742,25 @@ class ProtocolMachine(RuleBasedStateMachine):
     # -- the host ---------------------------------------------------------------------------
 
     @precondition(lambda self: not self.p.ended)
-    @rule()
-    def host_prompt(self) -> None:
+    @rule(target=prompts)
+    def host_prompt(self) -> str:
         out = self.p.send_prompt(UserMessage.prompt("x"))
-        assert isinstance(wire.decode(out), UserMessage)
+        message = wire.decode(out)
+        assert isinstance(message, UserMessage)
+        assert isinstance(message.uuid, str)
+        self.sent_prompts.add(message.uuid)
+        return message.uuid
+
+    @precondition(lambda self: not self.p.ended)
+    @rule(named=st.lists(prompts, max_size=3, unique=True))
+    def cli_result_naming(self, named: list[str]) -> None:
+        self._cli(result(user_message_uuids=named))
+        self.results_fed += 1
+
+    @precondition(lambda self: not self.p.ended)
+    @rule(prompt=prompts, value=st.sampled_from(["queued", "started", "completed", "cancelled"]))
+    def cli_lifecycle(self, prompt: str, value: str) -> None:
+        self._cli(lifecycle(prompt, value))
 
     @precondition(lambda self: not self.p.ended)
     @rule(target=outbound)
@@ -757,6 +842,13 @@ class ProtocolMachine(RuleBasedStateMachine):
         if self.p.failure is None and not self.unsent and not self.splitter.buffered:
             assert self.turn_ends == self.results_fed
         assert self.result_messages <= self.turn_ends
+
+    @invariant()
+    def open_prompts_are_prompts_sent(self) -> None:
+        assert set(self.p.open_prompts) <= self.sent_prompts
+        assert self.p.turn_open == bool(self.p.open_prompts)
+        if self.p.idle:
+            assert self.p.open_prompts == []
 
     @invariant()
     def no_frame_stops_the_stream(self) -> None:
