@@ -49,6 +49,7 @@ if TYPE_CHECKING:
     from .errors import InitializeTimeoutError as InitializeTimeoutError
     from .errors import LineTooLongError as LineTooLongError
     from .errors import MessageDecodeError as MessageDecodeError
+    from .errors import OptionsError as OptionsError
     from .errors import ProcessError as ProcessError
     from .errors import ResultError as ResultError
     from .errors import SessionClosedError as SessionClosedError
@@ -158,6 +159,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "InitializeTimeoutError",
         "LineTooLongError",
         "MessageDecodeError",
+        "OptionsError",
         "ProcessError",
         "ResultError",
         "SessionClosedError",
@@ -354,6 +356,7 @@ __all__ = [
     # errors
     "ClaudeSDKError",
     "CLINotFoundError",
+    "OptionsError",
     "ProcessError",
     "MessageDecodeError",
     "DriftError",

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ClaudeSDKError",
     "CLINotFoundError",
+    "OptionsError",
     "ProcessError",
     "MessageDecodeError",
     "DriftError",
@@ -177,6 +178,44 @@ class CLINotFoundError(ClaudeSDKError):
 
     def _facts(self) -> dict[str, Any]:
         return {**super()._facts(), "searched": self.searched, "hint": self.hint}
+
+
+class OptionsError(ClaudeSDKError, ValueError, TypeError):
+    """An option has a value the SDK cannot use: raised while the options are built.
+
+    Raised by ``Options(...)``, ``attrs.evolve(options, ...)`` and the option classes
+    (MCP server configs, system prompts, ``ThinkingConfig``). It is also a `ValueError` and
+    a `TypeError`, so code written for the bare exceptions these raised before keeps working.
+    The message names the option and never shows an environment or header value.
+
+    Attributes:
+        option: The offending option's name, as the class being built spells it (for
+            example ``"env"`` for ``Options.env``, ``"budget_tokens"`` for
+            ``ThinkingConfig.budget_tokens``), or ``None`` when no single one is at fault.
+    """
+
+    default_kind = "options"
+
+    option: str | None
+
+    def __init__(
+        self, message: str | None = None, *, option: str | None = None, kind: str | None = None
+    ) -> None:
+        """Initialise from the offending option's name."""
+        self.option = option
+        super().__init__(message, kind=kind)
+
+    def _default_message(self) -> str:
+        return f"invalid value for the option {self.option}" if self.option else "invalid options"
+
+    def _facts_text(self) -> str:
+        # Most messages name the option already ("Options.env: ..."); do not repeat it.
+        if self.option is None or self.option in self.message:
+            return ""
+        return f"option={self.option}"
+
+    def _facts(self) -> dict[str, Any]:
+        return {**super()._facts(), "option": self.option}
 
 
 def _signal_name(signum: int) -> str:

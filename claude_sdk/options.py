@@ -3,9 +3,11 @@
 A frozen attrs class (derive variants with ``attrs.evolve``, which validates again). Field
 names follow the official Python SDK where it has one, and the TypeScript SDK's option (in
 snake_case) where only it has one; the deadlines and limits are ours, each raising its own
-typed error. Invalid values and contradictory combinations fail at construction with a
-`ValueError` or `TypeError` whose message names the option; combinations that are legal but
-probably not what was meant emit a `ClaudeSDKWarning`.
+typed error. Invalid values and contradictory combinations fail at construction with an
+`OptionsError` (also a `ValueError` and a `TypeError`) whose ``option`` names the option;
+combinations that are legal but probably not what was meant emit a `ClaudeSDKWarning`. No
+string anywhere in the options may hold a NUL character (no command line or environment can
+carry one), and every value sent as JSON must be one JSON can hold.
 
 How each option reaches the CLI (argv flag, environment variable or ``initialize`` field) is
 decided in one place, ``claude_sdk._protocol.launch``; ``reference/PROTOCOL.md`` §2.3 has the
@@ -19,6 +21,7 @@ import json
 import math
 import os
 import re
+import sys
 import uuid
 import warnings
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
@@ -26,9 +29,10 @@ from typing import Any, Literal, TypeAlias, TypeGuard, get_args
 
 import attrs
 
-from ._protocol.framing import DEFAULT_MAX_LINE_BYTES
+from ._limits import DEFAULT_MAX_LINE_BYTES
 from ._schema import json_schema
 from .control import AgentDefinition
+from .errors import OptionsError
 from .hooks import HOOK_EVENTS, HookMatcher
 from .permissions import CanUseTool, PermissionMode
 
@@ -89,43 +93,271 @@ def _warn(message: str) -> None:
 
 
 # ======================================================================================
-# Converters (named functions: the mypy attrs plugin reads their parameter types)
+# Errors: every failure while building options is an OptionsError naming the option
+
+#: The largest integer option accepted: the CLI reads numbers as JavaScript doubles, which
+#: are exact only up to here (and Python refuses to write integers of over 4300 digits).
+_MAX_INT = 2**53 - 1
+#: How deeply a value sent as JSON (settings, MCP configs, ...) may nest.
+_MAX_DEPTH = 64
+
+
+def _show(value: object, limit: int = 60) -> str:
+    """A short repr of a (non-secret) value for a message; never fails."""
+    try:
+        text = repr(value)
+    except Exception:  # a hostile __repr__ must not hide the real problem
+        text = f"<{type(value).__name__} object>"
+    return text if len(text) <= limit else f"{text[: limit - 3]}..."
+
+
+def _option_errors(cls: type, fields: list[attrs.Attribute[Any]]) -> list[attrs.Attribute[Any]]:
+    """attrs field transformer: a converter or validator that fails, in any way, raises an
+    `OptionsError` naming its field (they run user code: ``__fspath__``, ``__iter__``, ...)."""
+    owner = cls.__name__
+    out: list[attrs.Attribute[Any]] = []
+    for field in fields:
+        changes: dict[str, Any] = {}
+        converter: Any = field.converter  # a plain function: none here takes self or field
+        if converter is not None:
+            changes["converter"] = _guard_converter(owner, field.name, converter)
+        if field.validator is not None:
+            changes["validator"] = _guard_validator(owner, field.name, field.validator)
+        out.append(field.evolve(**changes) if changes else field)
+    return out
+
+
+def _as_option_error(owner: str, name: str, exc: Exception) -> OptionsError:
+    """``exc`` as an `OptionsError` about ``owner.name``, its message prefixed unless it
+    already names that option (a converter's own errors say "must be ...", "is ...")."""
+    if isinstance(exc, OptionsError):
+        if exc.option == name:
+            return exc
+        glue = " " if exc.option is None else ": "
+        return OptionsError(f"{owner}.{name}{glue}{exc.message}", option=name)
+    try:
+        detail = str(exc)
+    except Exception:  # an exception of user code, as hostile as the rest of it
+        detail = "(no message)"
+    return OptionsError(f"{owner}.{name}: {type(exc).__name__}: {detail}", option=name)
+
+
+def _guard_converter(
+    owner: str, name: str, converter: Callable[[Any], Any]
+) -> Callable[[Any], Any]:
+    def convert(value: Any) -> Any:
+        try:
+            return converter(value)
+        except Exception as exc:
+            error = _as_option_error(owner, name, exc)
+            if error is exc:
+                raise
+            raise error from exc
+
+    return convert
+
+
+def _guard_validator(
+    owner: str, name: str, validator: Callable[[Any, attrs.Attribute[Any], Any], Any]
+) -> Callable[[Any, attrs.Attribute[Any], Any], None]:
+    def validate(instance: Any, attribute: attrs.Attribute[Any], value: Any) -> None:
+        try:
+            validator(instance, attribute, value)
+        except Exception as exc:
+            error = _as_option_error(owner, name, exc)
+            if error is exc:
+                raise
+            raise error from exc
+
+    return validate
+
+
+def _normalise(
+    value: Any,
+    where: str,
+    option: str,
+    *,
+    as_json: bool,
+    depth: int = 0,
+    active: frozenset[int] = frozenset(),
+) -> Any:
+    """``value`` checked and rebuilt from exact built-in types.
+
+    No string may hold a NUL character (no command line or environment can carry one), nor,
+    outside JSON (which escapes it), a character the file system encoding cannot encode (a
+    lone surrogate), which no command line can carry either. Subclasses of ``str``, ``int``
+    and ``float`` become the plain type (their ``__str__`` or ``__format__`` could fail when
+    the command line is built), and dicts, lists and tuples are copied. With ``as_json``, the
+    value must be one JSON can hold: string keys, finite numbers, no other objects. Messages
+    name the place, never a value.
+    """
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise OptionsError(
+                f"{where} contains a NUL character (\\x00), which no command line or "
+                "environment can carry",
+                option=option,
+            )
+        if not as_json:
+            try:
+                os.fsencode(value)  # what the spawn does with every argument and variable
+            except UnicodeEncodeError as exc:
+                raise OptionsError(
+                    f"{where} contains a character the system cannot encode "
+                    f"({exc.__class__.__name__}: {exc.reason})",
+                    option=option,
+                ) from None
+        return value if type(value) is str else str.__str__(value)
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        if as_json and not -_MAX_INT <= value <= _MAX_INT:
+            raise OptionsError(
+                f"{where} is an integer beyond 2**53 - 1, which the CLI cannot read exactly",
+                option=option,
+            )
+        return value if type(value) is int else int.__int__(value)
+    if isinstance(value, float):
+        if as_json and not math.isfinite(value):
+            raise OptionsError(f"{where} is {value!r}, which JSON cannot hold", option=option)
+        return value if type(value) is float else float.__float__(value)
+    container = isinstance(value, (Mapping, list, tuple))
+    if container or (not as_json and isinstance(value, (set, frozenset))):
+        if id(value) in active:
+            raise OptionsError(f"{where} contains itself", option=option)
+        if depth >= _MAX_DEPTH:
+            shown = where if len(where) <= 100 else f"{where[:97]}..."
+            raise OptionsError(f"{shown} nests deeper than {_MAX_DEPTH} levels", option=option)
+        inner = active | {id(value)}
+        if isinstance(value, Mapping):
+            out: dict[Any, Any] = {}
+            for key, item in value.items():
+                if as_json and not isinstance(key, str):
+                    raise OptionsError(
+                        f"{where} has a key of type {type(key).__name__}; JSON keys are strings",
+                        option=option,
+                    )
+                at = f"{where}[{_show(key)}]"
+                new_key = _normalise(key, f"{at} (the key)", option, as_json=as_json)
+                out[new_key] = _normalise(
+                    item, at, option, as_json=as_json, depth=depth + 1, active=inner
+                )
+            return out
+        items = [
+            _normalise(
+                item, f"{where}[{i}]", option, as_json=as_json, depth=depth + 1, active=inner
+            )
+            for i, item in enumerate(value)
+        ]
+        if isinstance(value, list):
+            return items
+        return tuple(items) if isinstance(value, tuple) else value  # a set: checked only
+    if as_json:
+        raise OptionsError(
+            f"{where} holds a value of type {type(value).__name__}, which JSON cannot hold",
+            option=option,
+        )
+    if type(value) in _FOREIGN_CLASSES:
+        # An agent or a hook matcher (the option classes check themselves when built): its
+        # strings are checked in place.
+        for field in attrs.fields(type(value)):
+            _normalise(
+                getattr(value, field.name),
+                f"{where}.{field.name}",
+                option,
+                as_json=False,
+                depth=depth + 1,
+                active=active | {id(value)},
+            )
+    return value  # anything else (a callback, an in-process server) is opaque here
+
+
+def _check_strings(instance: Any) -> None:
+    """Normalise the fields of an option class in place (see `_normalise`); every field of
+    the MCP server configs is sent as JSON."""
+    owner = type(instance).__name__
+    as_json = isinstance(instance, _MCP_CONFIG_CLASSES)
+    for field in attrs.fields(type(instance)):
+        if not field.init:
+            continue
+        value = getattr(instance, field.name)
+        new = _normalise(value, f"{owner}.{field.name}", field.name, as_json=as_json)
+        if new is not value:
+            object.__setattr__(instance, field.name, new)
+
+
+def _env_name_problem(key: object) -> str | None:
+    """Why ``key`` cannot name an environment variable, or None."""
+    if not isinstance(key, str):
+        return f"a variable name must be a string, not {type(key).__name__}"
+    if not key or "=" in key or "\x00" in key:
+        return f"invalid variable name {_show(key)} (empty, or contains '=' or NUL)"
+    return None
+
+
+# ======================================================================================
+# Converters (named functions: the mypy attrs plugin reads their parameter types). A
+# converter that raises an OptionsError without an ``option`` has it filled in, and its
+# message prefixed with the option's name, by `_option_errors`.
 
 
 def _strs(value: str | Iterable[str]) -> tuple[str, ...]:
-    if isinstance(value, str):
-        return (value,)
-    return tuple(value)
+    given: object = value  # checked beyond its annotation: callers are not type-checked
+    if isinstance(given, str):
+        return (given,)
+    if isinstance(given, (bytes, bytearray)) or not isinstance(given, Iterable):
+        raise OptionsError(f"must be a string or a list of strings, not {type(given).__name__}")
+    return tuple(given)
 
 
 def _opt_strs(value: str | Iterable[str] | None) -> tuple[str, ...] | None:
     return None if value is None else _strs(value)
 
 
+def _one_path(value: str | os.PathLike[str]) -> str:
+    if not isinstance(value, (str, os.PathLike)):
+        raise OptionsError(f"must be a str or os.PathLike path, not {type(value).__name__}")
+    path = os.fspath(value)
+    if not isinstance(path, str):
+        raise OptionsError(f"must be a text path, not {type(path).__name__}")
+    if not path:
+        raise OptionsError("is an empty path")
+    return path
+
+
 def _path(value: str | os.PathLike[str] | None) -> str | None:
-    return None if value is None else os.fspath(value)
+    return None if value is None else _one_path(value)
 
 
 def _paths(value: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> tuple[str, ...]:
-    if isinstance(value, (str, os.PathLike)):
-        return (os.fspath(value),)
-    return tuple(os.fspath(v) for v in value)
+    given: object = value
+    if isinstance(given, (str, os.PathLike)):
+        return (_one_path(given),)
+    if isinstance(given, (bytes, bytearray)) or not isinstance(given, Iterable):
+        raise OptionsError(f"must be a path or a list of paths, not {type(given).__name__}")
+    return tuple(_one_path(v) for v in given)
+
+
+def _mapping(value: Mapping[str, Any]) -> dict[str, Any]:
+    if not isinstance(value, Mapping):
+        raise OptionsError(f"must be a mapping (a dict), not {type(value).__name__}")
+    return dict(value)
 
 
 def _str_dict(value: Mapping[str, str]) -> dict[str, str]:
-    return dict(value)
+    return _mapping(value)
 
 
 def _env(value: Mapping[str, str | None]) -> dict[str, str | None]:
-    return dict(value)
+    return _mapping(value)
 
 
 def _extra_args(value: Mapping[str, str | None]) -> dict[str, str | None]:
-    return dict(value)
+    return _mapping(value)
 
 
 def _opt_dict(value: Mapping[str, Any] | None) -> dict[str, Any] | None:
-    return None if value is None else dict(value)
+    return None if value is None else _mapping(value)
 
 
 def _settings_conv(
@@ -135,25 +367,246 @@ def _settings_conv(
         return None
     if isinstance(value, Mapping):
         return dict(value)
-    return os.fspath(value)
+    return _one_path(value)
 
 
 def _hooks(value: Mapping[str, Sequence[HookMatcher]]) -> dict[str, tuple[HookMatcher, ...]]:
     if not isinstance(value, Mapping):
-        raise TypeError(f"Options.hooks must map event names to matchers, not {value!r}")
+        raise OptionsError(
+            f"Options.hooks must map event names to matchers, not {type(value).__name__}",
+            option="hooks",
+        )
     out: dict[str, tuple[HookMatcher, ...]] = {}
-    for event, matchers in value.items():
+    for event, given in value.items():
+        matchers: object = given
         if isinstance(matchers, HookMatcher):
             matchers = (matchers,)
+        if isinstance(matchers, (str, bytes)) or not isinstance(matchers, Iterable):
+            raise OptionsError(
+                f"Options.hooks[{_show(event)}] must be a list of HookMatcher, "
+                f"not {type(matchers).__name__}",
+                option="hooks",
+            )
         out[event] = tuple(matchers)
     return out
+
+
+def _user(value: str | int | None) -> str | None:
+    """An OS user of this machine, by name or uid (a uid becomes the account's name, the
+    form every local spawn takes). Checked against the user database now, not at spawn."""
+    if value is None:
+        return None
+    hint = (
+        "Options.user is a user of this machine, as whom the local subprocess transport "
+        "runs the CLI; for a user inside a container, pass ContainerTransport(user=...)"
+    )
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise OptionsError(
+            f"Options.user must be a user name or a uid, not {type(value).__name__}",
+            option="user",
+        )
+    if isinstance(value, str) and ("\x00" in value or not value):
+        raise OptionsError("Options.user is empty or contains a NUL character", option="user")
+    if sys.platform == "win32":
+        raise OptionsError("Options.user is only supported on POSIX systems", option="user")
+    import pwd  # POSIX only
+
+    if isinstance(value, str):
+        try:
+            pwd.getpwnam(value)
+            return str.__str__(value)
+        except KeyError:
+            if not (value.isascii() and value.isdigit()):
+                raise OptionsError(
+                    f"Options.user: no user named {value!r} on this machine ({hint})",
+                    option="user",
+                ) from None
+    uid = int.__int__(value) if isinstance(value, int) else int(value)
+    try:
+        # uid_t is 32 bits: a larger number is no user (and would overflow getpwuid).
+        entry = pwd.getpwuid(uid) if 0 <= uid < 2**32 else None
+    except KeyError:
+        entry = None
+    if entry is None:
+        raise OptionsError(
+            f"Options.user: no user with uid {uid} on this machine ({hint})", option="user"
+        )
+    return entry.pw_name
+
+
+# ======================================================================================
+# Validators (each raises an OptionsError naming its field)
+
+
+def _where(instance: object, attribute: attrs.Attribute[Any]) -> str:
+    return f"{type(instance).__name__}.{attribute.name}"
+
+
+def _is_str(value: object) -> bool:
+    return isinstance(value, str)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _int_at_least(
+    instance: object, attribute: attrs.Attribute[Any], value: Any, low: int, what: str
+) -> None:
+    """None, or an integer from ``low`` to `_MAX_INT`."""
+    if value is None:
+        return
+    where = _where(instance, attribute)
+    if not _is_int(value):
+        raise OptionsError(f"{where} must be an integer, not {_show(value)}", option=attribute.name)
+    if value < low:
+        raise OptionsError(f"{where} must be {what}, not {_show(value)}", option=attribute.name)
+    if value > _MAX_INT:
+        raise OptionsError(
+            f"{where} is too large (the CLI reads integers up to 2**53 - 1)",
+            option=attribute.name,
+        )
+
+
+def _non_negative_int(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    _int_at_least(instance, attribute, value, 0, ">= 0")
+
+
+def _positive_int(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    _int_at_least(instance, attribute, value, 1, "positive")
+
+
+def _positive(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    """None, or a number of seconds > 0 (``math.inf``: no limit)."""
+    if value is None:
+        return
+    where = _where(instance, attribute)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise OptionsError(
+            f"{where} must be a number of seconds, not {_show(value)}", option=attribute.name
+        )
+    if value != value or value <= 0:  # NaN is not equal to itself
+        raise OptionsError(f"{where} must be positive, not {_show(value)}", option=attribute.name)
+
+
+def _max_line(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if value is None:
+        raise OptionsError(
+            "Options.max_line_bytes must be an integer >= 1024, not None", option=attribute.name
+        )
+    _int_at_least(instance, attribute, value, 1024, "an integer >= 1024")
+
+
+def _budget(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if value is None:
+        return
+    where = _where(instance, attribute)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise OptionsError(f"{where} must be a number, not {_show(value)}", option=attribute.name)
+    finite = -_MAX_INT <= value <= _MAX_INT if isinstance(value, int) else math.isfinite(value)
+    if not finite or value < 0:
+        raise OptionsError(
+            f"{where} must be a finite number >= 0, not {_show(value)}", option=attribute.name
+        )
+
+
+def _one_of(choices: tuple[str, ...]) -> Callable[[object, attrs.Attribute[Any], Any], None]:
+    def check(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+        if value is not None and not (isinstance(value, str) and value in choices):
+            raise OptionsError(
+                f"{_where(instance, attribute)} must be one of "
+                f"{', '.join(map(repr, choices))}, not {_show(value)}",
+                option=attribute.name,
+            )
+
+    return check
+
+
+def _each_str(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if value is None:
+        return
+    for item in value:
+        if not isinstance(item, str):
+            raise OptionsError(
+                f"{_where(instance, attribute)} must contain strings, not {_show(item)}",
+                option=attribute.name,
+            )
+        if not item:
+            raise OptionsError(
+                f"{_where(instance, attribute)} contains an empty string", option=attribute.name
+            )
+
+
+def _optional_str(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if value is not None and not isinstance(value, str):
+        raise OptionsError(
+            f"{_where(instance, attribute)} must be a string, not {type(value).__name__}",
+            option=attribute.name,
+        )
+
+
+def _non_empty_str(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if not isinstance(value, str) or not value:
+        raise OptionsError(
+            f"{_where(instance, attribute)} must be a non-empty string, "
+            f"not {type(value).__name__ if not isinstance(value, str) else 'an empty one'}",
+            option=attribute.name,
+        )
+
+
+def _bool(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if not isinstance(value, bool):
+        raise OptionsError(
+            f"{_where(instance, attribute)} must be True or False, not {_show(value)}",
+            option=attribute.name,
+        )
+
+
+def _optional_bool(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if value is not None and not isinstance(value, bool):
+        raise OptionsError(
+            f"{_where(instance, attribute)} must be True, False or None, not {_show(value)}",
+            option=attribute.name,
+        )
+
+
+def _callable(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if value is not None and not callable(value):
+        raise OptionsError(
+            f"{_where(instance, attribute)} must be callable, not {_show(value)}",
+            option=attribute.name,
+        )
+
+
+def _str_map(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    """Names to strings; the values may be secrets (headers), so never shown."""
+    for key, item in value.items():
+        if not isinstance(key, str) or not key:
+            raise OptionsError(
+                f"{_where(instance, attribute)}: invalid name {_show(key)}", option=attribute.name
+            )
+        if not isinstance(item, str):
+            raise OptionsError(
+                f"{_where(instance, attribute)}[{key!r}] must be a string, "
+                f"not {type(item).__name__}",
+                option=attribute.name,
+            )
+
+
+def _env_map(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    """Variable names to strings (values never shown: they may be secrets)."""
+    for key in value:
+        problem = _env_name_problem(key)
+        if problem is not None:
+            raise OptionsError(f"{_where(instance, attribute)}: {problem}", option=attribute.name)
+    _str_map(instance, attribute, value)
 
 
 # ======================================================================================
 # System prompt
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, field_transformer=_option_errors)
 class SystemPromptPreset:
     """The CLI's own Claude Code system prompt, optionally with text appended.
 
@@ -167,25 +620,36 @@ class SystemPromptPreset:
     """
 
     preset: Literal["claude_code"] = attrs.field(
-        default="claude_code", validator=attrs.validators.in_(("claude_code",))
+        default="claude_code", validator=_one_of(("claude_code",))
     )
-    append: str | None = None
-    exclude_dynamic_sections: bool | None = None
-    snapshot: bool | None = None
+    append: str | None = attrs.field(default=None, validator=_optional_str)
+    exclude_dynamic_sections: bool | None = attrs.field(default=None, validator=_optional_bool)
+    snapshot: bool | None = attrs.field(default=None, validator=_optional_bool)
+
+    def __attrs_post_init__(self) -> None:
+        _check_strings(self)
 
 
-@attrs.frozen
+@attrs.frozen(field_transformer=_option_errors)
 class SystemPromptFile:
     """A system prompt read by the CLI from a file (``--system-prompt-file``)."""
 
-    path: str = attrs.field(converter=os.fspath)
+    path: str = attrs.field(converter=_one_path)
+
+    def __attrs_post_init__(self) -> None:
+        _check_strings(self)
 
 
 def _prompt_blocks(value: str | Iterable[str]) -> str | tuple[str, ...]:
-    return value if isinstance(value, str) else tuple(value)
+    return value if isinstance(value, str) else _strs(value)
 
 
-@attrs.frozen(kw_only=True)
+def _blocks(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if not isinstance(value, str):
+        _each_str(instance, attribute, value)
+
+
+@attrs.frozen(kw_only=True, field_transformer=_option_errors)
 class SystemPromptCustom:
     """A custom system prompt with the snapshot switch.
 
@@ -195,8 +659,11 @@ class SystemPromptCustom:
         snapshot: as `SystemPromptPreset.snapshot`.
     """
 
-    prompt: str | tuple[str, ...] = attrs.field(converter=_prompt_blocks)
-    snapshot: bool | None = None
+    prompt: str | tuple[str, ...] = attrs.field(converter=_prompt_blocks, validator=_blocks)
+    snapshot: bool | None = attrs.field(default=None, validator=_optional_bool)
+
+    def __attrs_post_init__(self) -> None:
+        _check_strings(self)
 
     @property
     def blocks(self) -> list[str]:
@@ -224,21 +691,26 @@ def _system_prompt(
     if isinstance(value, Mapping):
         d = dict(value)
         kind = d.pop("type", None)
+        classes: dict[str, type[SystemPromptPreset | SystemPromptFile | SystemPromptCustom]]
+        classes = {"preset": SystemPromptPreset, "file": SystemPromptFile}
+        classes["custom"] = SystemPromptCustom
+        cls = classes.get(kind) if isinstance(kind, str) else None
+        if cls is None:
+            raise OptionsError(
+                f"Options.system_prompt: unknown type {_show(kind)} (expected 'preset', "
+                "'file' or 'custom')",
+                option="system_prompt",
+            )
         try:
-            if kind == "preset":
-                return SystemPromptPreset(**d)
-            if kind == "file":
-                return SystemPromptFile(**d)
-            if kind == "custom":
-                return SystemPromptCustom(**d)
-        except TypeError as exc:
-            raise TypeError(f"Options.system_prompt: {exc}") from None
-        raise ValueError(
-            f"Options.system_prompt: unknown type {kind!r} (expected 'preset', 'file' or 'custom')"
-        )
-    raise TypeError(
+            return cls(**d)
+        except OptionsError:
+            raise
+        except TypeError as exc:  # a missing or unknown key
+            raise OptionsError(f"Options.system_prompt: {exc}", option="system_prompt") from None
+    raise OptionsError(
         "Options.system_prompt must be a str, SystemPromptPreset, SystemPromptFile or "
-        f"SystemPromptCustom, not {type(value).__name__}"
+        f"SystemPromptCustom, not {type(value).__name__}",
+        option="system_prompt",
     )
 
 
@@ -246,12 +718,12 @@ def _system_prompt(
 # Tools and thinking
 
 
-@attrs.frozen
+@attrs.frozen(field_transformer=_option_errors)
 class ToolsPreset:
     """The CLI's default set of built-in tools (``--tools=default``)."""
 
     preset: Literal["claude_code"] = attrs.field(
-        default="claude_code", validator=attrs.validators.in_(("claude_code",))
+        default="claude_code", validator=_one_of(("claude_code",))
     )
 
 
@@ -260,16 +732,21 @@ def _tools(
 ) -> tuple[str, ...] | ToolsPreset | None:
     if value is None or isinstance(value, ToolsPreset):
         return value
-    if value == "claude_code":
+    if isinstance(value, str) and value == "claude_code":
         return ToolsPreset()
     if isinstance(value, Mapping):
         if value.get("type") == "preset":
             return ToolsPreset(value.get("preset", "claude_code"))
-        raise ValueError(f"Options.tools: unknown preset {dict(value)!r}")
+        raise OptionsError(f"Options.tools: unknown preset {_show(dict(value))}", option="tools")
     return _strs(value)
 
 
-@attrs.frozen(kw_only=True)
+def _tool_names(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if isinstance(value, tuple):
+        _each_str(instance, attribute, value)
+
+
+@attrs.frozen(kw_only=True, field_transformer=_option_errors)
 class ThinkingConfig:
     """How the model thinks.
 
@@ -283,32 +760,24 @@ class ThinkingConfig:
         display: ``"summarized"`` or ``"omitted"`` thinking text; None is the model's default.
     """
 
-    type: Literal["adaptive", "enabled", "disabled"] = "adaptive"
-    budget_tokens: int | None = None
-    display: ThinkingDisplay | None = None
+    type: Literal["adaptive", "enabled", "disabled"] = attrs.field(
+        default="adaptive", validator=_one_of(("adaptive", "enabled", "disabled"))
+    )
+    budget_tokens: int | None = attrs.field(default=None, validator=_positive_int)
+    display: ThinkingDisplay | None = attrs.field(
+        default=None, validator=_one_of(_THINKING_DISPLAYS)
+    )
 
     def __attrs_post_init__(self) -> None:
-        if self.type not in ("adaptive", "enabled", "disabled"):
-            raise ValueError(
-                f"ThinkingConfig.type must be 'adaptive', 'enabled' or 'disabled', "
-                f"not {self.type!r}"
+        _check_strings(self)
+        if self.budget_tokens is not None and self.type != "enabled":
+            raise OptionsError(
+                "ThinkingConfig.budget_tokens needs type='enabled'", option="budget_tokens"
             )
-        if self.budget_tokens is not None:
-            if self.type != "enabled":
-                raise ValueError("ThinkingConfig.budget_tokens needs type='enabled'")
-            if not _is_int(self.budget_tokens) or self.budget_tokens <= 0:
-                raise ValueError(
-                    f"ThinkingConfig.budget_tokens must be a positive integer, "
-                    f"not {self.budget_tokens!r}"
-                )
-        if self.display is not None:
-            if self.display not in _THINKING_DISPLAYS:
-                raise ValueError(
-                    f"ThinkingConfig.display must be one of {_THINKING_DISPLAYS}, "
-                    f"not {self.display!r}"
-                )
-            if self.type == "disabled":
-                raise ValueError("ThinkingConfig.display has no effect with type='disabled'")
+        if self.display is not None and self.type == "disabled":
+            raise OptionsError(
+                "ThinkingConfig.display has no effect with type='disabled'", option="display"
+            )
 
     @classmethod
     def adaptive(cls, *, display: ThinkingDisplay | None = None) -> ThinkingConfig:
@@ -334,17 +803,23 @@ def _thinking(value: ThinkingConfig | Mapping[str, Any] | None) -> ThinkingConfi
     if isinstance(value, Mapping):
         try:
             return ThinkingConfig(**value)
-        except TypeError as exc:
-            raise TypeError(f"Options.thinking: {exc}") from None
-    raise TypeError(
-        f"Options.thinking must be a ThinkingConfig or a dict, not {type(value).__name__}"
+        except OptionsError:
+            raise
+        except TypeError as exc:  # a missing or unknown key
+            raise OptionsError(f"Options.thinking: {exc}", option="thinking") from None
+    raise OptionsError(
+        f"Options.thinking must be a ThinkingConfig or a dict, not {type(value).__name__}",
+        option="thinking",
     )
 
 
 def _task_budget(value: int | Mapping[str, int] | None) -> int | None:
     if isinstance(value, Mapping):
         if set(value) != {"total"}:
-            raise ValueError(f"Options.task_budget must be {{'total': N}}, not {dict(value)!r}")
+            raise OptionsError(
+                f"Options.task_budget must be {{'total': N}}, not {_show(dict(value))}",
+                option="task_budget",
+            )
         return value["total"]
     return value
 
@@ -354,26 +829,41 @@ def _task_budget(value: int | Mapping[str, int] | None) -> int | None:
 
 
 def _headers(value: Mapping[str, str]) -> dict[str, str]:
-    return dict(value)
+    return _mapping(value)
 
 
 def _opt_policies(
     value: Iterable[Mapping[str, Any]] | None,
 ) -> tuple[dict[str, Any], ...] | None:
-    return None if value is None else tuple(dict(v) for v in value)
+    if value is None:
+        return None
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
+        raise OptionsError(f"must be a list of policy dicts, not {type(value).__name__}")
+    return tuple(_mapping(v) for v in value)
 
 
 def _mcp_timeout(instance: object, attribute: attrs.Attribute[Any], value: int | None) -> None:
     if value is None:
         return
     if not _is_int(value) or value < 1000:
-        raise ValueError(
+        raise OptionsError(
             f"{type(instance).__name__}.timeout is in milliseconds and the CLI ignores values "
-            f"under 1000, not {value!r}"
+            f"under 1000, not {_show(value)}",
+            option=attribute.name,
         )
+    _int_at_least(instance, attribute, value, 1000, "at least 1000")
 
 
-@attrs.frozen(kw_only=True)
+def _str_items(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    for item in value:
+        if not isinstance(item, str):
+            raise OptionsError(
+                f"{_where(instance, attribute)} must contain strings, not {_show(item)}",
+                option=attribute.name,
+            )
+
+
+@attrs.frozen(kw_only=True, field_transformer=_option_errors)
 class McpStdioServer:
     """An MCP server the CLI starts as a child process.
 
@@ -387,14 +877,17 @@ class McpStdioServer:
             to connect at start-up.
     """
 
-    command: str
-    args: tuple[str, ...] = attrs.field(default=(), converter=_strs)
-    env: dict[str, str] = attrs.field(factory=dict, converter=_str_dict)
+    command: str = attrs.field(validator=_non_empty_str)
+    args: tuple[str, ...] = attrs.field(default=(), converter=_strs, validator=_str_items)
+    env: dict[str, str] = attrs.field(factory=dict, converter=_str_dict, validator=_env_map)
     timeout: int | None = attrs.field(default=None, validator=_mcp_timeout)
-    always_load: bool | None = None
+    always_load: bool | None = attrs.field(default=None, validator=_optional_bool)
+
+    def __attrs_post_init__(self) -> None:
+        _check_strings(self)
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, field_transformer=_option_errors)
 class McpSSEServer:
     """A remote MCP server over server-sent events.
 
@@ -406,22 +899,28 @@ class McpSSEServer:
         always_load: as `McpStdioServer.always_load`.
     """
 
-    url: str
-    headers: dict[str, str] = attrs.field(factory=dict, converter=_headers)
+    url: str = attrs.field(validator=_non_empty_str)
+    headers: dict[str, str] = attrs.field(factory=dict, converter=_headers, validator=_str_map)
     tools: tuple[dict[str, Any], ...] | None = attrs.field(default=None, converter=_opt_policies)
     timeout: int | None = attrs.field(default=None, validator=_mcp_timeout)
-    always_load: bool | None = None
+    always_load: bool | None = attrs.field(default=None, validator=_optional_bool)
+
+    def __attrs_post_init__(self) -> None:
+        _check_strings(self)
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, field_transformer=_option_errors)
 class McpHttpServer:
     """A remote MCP server over streamable HTTP (fields as `McpSSEServer`)."""
 
-    url: str
-    headers: dict[str, str] = attrs.field(factory=dict, converter=_headers)
+    url: str = attrs.field(validator=_non_empty_str)
+    headers: dict[str, str] = attrs.field(factory=dict, converter=_headers, validator=_str_map)
     tools: tuple[dict[str, Any], ...] | None = attrs.field(default=None, converter=_opt_policies)
     timeout: int | None = attrs.field(default=None, validator=_mcp_timeout)
-    always_load: bool | None = None
+    always_load: bool | None = attrs.field(default=None, validator=_optional_bool)
+
+    def __attrs_post_init__(self) -> None:
+        _check_strings(self)
 
 
 McpServerConfig: TypeAlias = McpStdioServer | McpSSEServer | McpHttpServer | Mapping[str, Any]
@@ -430,16 +929,20 @@ value in ``Options.mcp_servers`` is an in-process server."""
 
 _MCP_CONFIG_CLASSES = (McpStdioServer, McpSSEServer, McpHttpServer)
 
+#: Classes of other modules found in options, whose strings `_normalise` checks in place.
+_FOREIGN_CLASSES: frozenset[type] = frozenset({AgentDefinition, HookMatcher})
+
 
 def _mcp_servers(
     value: Mapping[str, Any] | str | os.PathLike[str],
 ) -> dict[str, Any] | str:
     if isinstance(value, (str, os.PathLike)):
-        return os.fspath(value)
+        return _one_path(value)
     if not isinstance(value, Mapping):
-        raise TypeError(
+        raise OptionsError(
             "Options.mcp_servers must map server names to configs (or be a path or JSON "
-            f"text for --mcp-config), not {type(value).__name__}"
+            f"text for --mcp-config), not {type(value).__name__}",
+            option="mcp_servers",
         )
     return dict(value)
 
@@ -447,14 +950,23 @@ def _mcp_servers(
 def _check_mcp_dict(name: str, config: Mapping[str, Any]) -> None:
     kind = config.get("type", "stdio")
     where = f"Options.mcp_servers[{name!r}]"
+    problem = None
     if kind == "stdio":
-        if not isinstance(config.get("command"), str):
-            raise ValueError(f"{where}: a stdio server needs a 'command' string")
+        if not isinstance(config.get("command"), str) or not config["command"]:
+            problem = "a stdio server needs a 'command' string"
+        elif "env" in config:
+            env = config["env"]
+            if not isinstance(env, Mapping) or not all(isinstance(v, str) for v in env.values()):
+                problem = "'env' must map variable names to strings"
+            else:
+                problem = next(filter(None, map(_env_name_problem, env)), None)
     elif kind in ("sse", "http"):
-        if not isinstance(config.get("url"), str):
-            raise ValueError(f"{where}: an {kind} server needs a 'url' string")
-    elif kind != "sdk" and not isinstance(kind, str):
-        raise ValueError(f"{where}: 'type' must be a string, not {kind!r}")
+        if not isinstance(config.get("url"), str) or not config["url"]:
+            problem = f"an {kind} server needs a 'url' string"
+    elif not isinstance(kind, str):
+        problem = f"'type' must be a string, not {_show(kind)}"
+    if problem is not None:
+        raise OptionsError(f"{where}: {problem}", option="mcp_servers")
 
 
 # ======================================================================================
@@ -466,16 +978,22 @@ def _plugins(
 ) -> tuple[str, ...]:
     """Local plugin directories; ``{"type": "local", "path": ...}`` dicts are accepted."""
     items: Iterable[Any] = (value,) if isinstance(value, (str, os.PathLike)) else value
+    if isinstance(items, (bytes, bytearray, Mapping)) or not isinstance(items, Iterable):
+        raise OptionsError(
+            f"Options.plugins must be a list of plugin directories, not {type(value).__name__}",
+            option="plugins",
+        )
     out: list[str] = []
     for item in items:
         if isinstance(item, Mapping):
             if item.get("type", "local") != "local" or "path" not in item:
-                raise ValueError(
+                raise OptionsError(
                     f"Options.plugins: only local plugins ({{'type': 'local', 'path': ...}}) "
-                    f"exist, not {dict(item)!r}"
+                    f"exist, not {_show(dict(item))}",
+                    option="plugins",
                 )
             item = item["path"]
-        out.append(os.fspath(item))
+        out.append(_one_path(item))
     return tuple(out)
 
 
@@ -490,22 +1008,29 @@ def _agents(
     if value is None:
         return None
     if not isinstance(value, Mapping):
-        raise TypeError(f"Options.agents must map names to AgentDefinition, not {value!r}")
+        raise OptionsError(
+            f"Options.agents must map names to AgentDefinition, not {type(value).__name__}",
+            option="agents",
+        )
     fields = set(attrs.fields_dict(AgentDefinition)) - {"extra"}
     out: dict[str, AgentDefinition] = {}
     for name, agent in value.items():
+        where = f"Options.agents[{_show(name)}]"
         if isinstance(agent, Mapping):
+            if not all(isinstance(k, str) for k in agent):
+                raise OptionsError(f"{where}: keys must be strings", option="agents")
             kwargs = {_snake(k) if _snake(k) in fields else k: v for k, v in agent.items()}
             unknown = sorted(set(kwargs) - fields)
             if unknown:
-                raise ValueError(f"Options.agents[{name!r}]: unknown keys {unknown}")
+                raise OptionsError(f"{where}: unknown keys {unknown}", option="agents")
             try:
                 agent = AgentDefinition(**kwargs)
-            except TypeError as exc:
-                raise TypeError(f"Options.agents[{name!r}]: {exc}") from None
+            except TypeError as exc:  # a missing key
+                raise OptionsError(f"{where}: {exc}", option="agents") from None
         elif not isinstance(agent, AgentDefinition):
-            raise TypeError(
-                f"Options.agents[{name!r}] must be an AgentDefinition, not {type(agent).__name__}"
+            raise OptionsError(
+                f"{where} must be an AgentDefinition, not {type(agent).__name__}",
+                option="agents",
             )
         out[name] = agent
     return out
@@ -521,10 +1046,17 @@ def _skills(value: str | Iterable[str] | None) -> Literal["all"] | tuple[str, ..
     if isinstance(value, str):
         if value == "all":
             return "all"
-        raise ValueError(
-            f"Options.skills must be 'all' or a list of skill names, not the string {value!r}"
+        raise OptionsError(
+            f"Options.skills must be 'all' or a list of skill names, not the string {_show(value)}",
+            option="skills",
         )
-    return tuple(value)
+    given: object = value
+    if isinstance(given, (bytes, bytearray)) or not isinstance(given, Iterable):
+        raise OptionsError(
+            f"Options.skills must be 'all' or a list of skill names, not {type(given).__name__}",
+            option="skills",
+        )
+    return tuple(given)
 
 
 _BAD_SKILL = re.compile(r"[(),*?\[\]\x00-\x1f\x7f]")
@@ -533,7 +1065,7 @@ _BAD_SKILL = re.compile(r"[(),*?\[\]\x00-\x1f\x7f]")
 def skill_name_problem(name: object) -> str | None:
     """Why ``name`` is not a valid skill name (§2.3), or None when it is."""
     if not isinstance(name, str):
-        return f"{name!r} is not a string"
+        return f"{_show(name)} is not a string"
     if not name:
         return "a name is empty"
     if name != name.strip():
@@ -557,110 +1089,37 @@ def _output_format(value: Mapping[str, Any] | type | None) -> dict[str, Any] | t
         return d
     if _is_attrs_class(value):
         return value
-    raise TypeError(
-        f"Options.output_format must be a JSON Schema dict or an attrs class, not {value!r}"
+    raise OptionsError(
+        f"Options.output_format must be a JSON Schema dict or an attrs class, not {_show(value)}",
+        option="output_format",
     )
 
 
 # ======================================================================================
-# Validators
-
-
-def _positive(instance: object, attribute: attrs.Attribute[Any], value: float | None) -> None:
-    if value is None:
-        return
-    if math.isnan(value) or value <= 0:
-        raise ValueError(f"Options.{attribute.name} must be positive, not {value!r}")
-
-
-def _max_line(instance: object, attribute: attrs.Attribute[Any], value: int) -> None:
-    if value < 1024:
-        raise ValueError(f"Options.max_line_bytes must be an integer >= 1024, not {value!r}")
-
-
-def _is_str(value: object) -> bool:
-    return isinstance(value, str)
+# Other checks
 
 
 def _is_attrs_class(value: object) -> TypeGuard[type]:
     return isinstance(value, type) and attrs.has(value)
 
 
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _non_negative_int(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
-    if value is None:
-        return
-    if not _is_int(value):
-        raise TypeError(f"Options.{attribute.name} must be an integer, not {value!r}")
-    if value < 0:
-        raise ValueError(f"Options.{attribute.name} must be >= 0, not {value!r}")
-
-
-def _positive_int(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
-    if value is None:
-        return
-    if not _is_int(value):
-        raise TypeError(f"Options.{attribute.name} must be an integer, not {value!r}")
-    if value <= 0:
-        raise ValueError(f"Options.{attribute.name} must be positive, not {value!r}")
-
-
-def _budget(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
-    if value is None:
-        return
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(f"Options.{attribute.name} must be a number, not {value!r}")
-    if not math.isfinite(value) or value < 0:
-        raise ValueError(f"Options.{attribute.name} must be a finite number >= 0, not {value!r}")
-
-
-def _one_of(choices: tuple[str, ...]) -> Callable[[object, attrs.Attribute[Any], Any], None]:
-    def check(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
-        if value is not None and value not in choices:
-            raise ValueError(
-                f"Options.{attribute.name} must be one of {', '.join(map(repr, choices))}, "
-                f"not {value!r}"
-            )
-
-    return check
-
-
-def _each_str(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
-    if value is None:
-        return
-    for item in value:
-        if not isinstance(item, str):
-            raise TypeError(f"Options.{attribute.name} must contain strings, not {item!r}")
-        if not item:
-            raise ValueError(f"Options.{attribute.name} contains an empty string")
-
-
-def _optional_str(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
-    if value is not None and not isinstance(value, str):
-        raise TypeError(f"Options.{attribute.name} must be a string, not {value!r}")
-
-
-def _callable(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
-    if value is not None and not callable(value):
-        raise TypeError(f"Options.{attribute.name} must be callable, not {value!r}")
-
-
 def _uuid(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
     if value is None:
         return
     if not isinstance(value, str):
-        raise TypeError(f"Options.{attribute.name} must be a string, not {value!r}")
+        raise OptionsError(
+            f"Options.{attribute.name} must be a string, not {type(value).__name__}",
+            option=attribute.name,
+        )
     try:
         canonical = str(uuid.UUID(value))
     except ValueError:
         canonical = None
     if canonical != value.lower():
-        raise ValueError(
+        raise OptionsError(
             f"Options.{attribute.name} must be a UUID such as "
-            f"'123e4567-e89b-12d3-a456-426614174000', not {value!r}"
+            f"'123e4567-e89b-12d3-a456-426614174000', not {_show(value)}",
+            option=attribute.name,
         )
 
 
@@ -682,17 +1141,18 @@ def _whole_tool(entry: str) -> str | None:
 # Options
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, field_transformer=_option_errors)
 class Options:
     """How to start and drive a CLI session.
 
     **Process.** ``cli_path`` (None: discovered, see
     `claude_sdk.transports.discovery.find_cli`), ``cwd``, ``env`` (merged over the inherited
     environment; a None value removes an inherited variable), ``user`` (run the CLI as this
-    OS user), ``extra_args`` (``{"flag": None}`` is ``--flag``, ``{"flag": "v"}`` is
-    ``--flag=v``; added last, so they override), ``stderr`` (called per stderr line),
-    ``client_app`` (``"name/version"`` in the CLI's User-Agent), ``debug`` (``True`` or a
-    filter such as ``"hooks,mcp"``) and ``debug_file``.
+    user of this machine: a name, or a uid, which becomes the account's name; looked up
+    when the options are built), ``extra_args`` (``{"flag": None}`` is ``--flag``,
+    ``{"flag": "v"}`` is ``--flag=v``; added last, so they override), ``stderr`` (called
+    per stderr line), ``client_app`` (``"name/version"`` in the CLI's User-Agent), ``debug``
+    (``True`` or a filter such as ``"hooks,mcp"``) and ``debug_file``.
 
     **Model and limits.** ``model``, ``fallback_model`` (one or several, tried in order; not
     the model itself), ``thinking`` (`ThinkingConfig`), ``max_thinking_tokens`` (deprecated:
@@ -758,7 +1218,7 @@ class Options:
     cli_path: str | None = attrs.field(default=None, converter=_path)
     cwd: str | None = attrs.field(default=None, converter=_path)
     env: dict[str, str | None] = attrs.field(factory=dict, converter=_env)
-    user: str | None = attrs.field(default=None, validator=_optional_str)
+    user: str | None = attrs.field(default=None, converter=_user)
     extra_args: dict[str, str | None] = attrs.field(factory=dict, converter=_extra_args)
     stderr: Callable[[str], object] | None = attrs.field(default=None, validator=_callable)
     client_app: str | None = attrs.field(default=None, validator=_optional_str)
@@ -789,16 +1249,20 @@ class Options:
     title: str | None = attrs.field(default=None, validator=_optional_str)
 
     # -- tools and permissions --------------------------------------------------------
-    tools: tuple[str, ...] | ToolsPreset | None = attrs.field(default=None, converter=_tools)
+    tools: tuple[str, ...] | ToolsPreset | None = attrs.field(
+        default=None, converter=_tools, validator=_tool_names
+    )
     allowed_tools: tuple[str, ...] = attrs.field(default=(), converter=_strs, validator=_each_str)
     disallowed_tools: tuple[str, ...] = attrs.field(
         default=(), converter=_strs, validator=_each_str
     )
-    tool_aliases: dict[str, str] | None = attrs.field(default=None, converter=_opt_dict)
+    tool_aliases: dict[str, str] | None = attrs.field(
+        default=None, converter=_opt_dict, validator=attrs.validators.optional(_str_map)
+    )
     permission_mode: PermissionMode | None = attrs.field(
         default=None, validator=_one_of(_PERMISSION_MODES)
     )
-    allow_dangerously_skip_permissions: bool = False
+    allow_dangerously_skip_permissions: bool = attrs.field(default=False, validator=_bool)
     permission_prompt_tool_name: str | None = attrs.field(default=None, validator=_optional_str)
     permission_prompts: PermissionPrompts | None = attrs.field(
         default=None, validator=_one_of(_PERMISSION_PROMPTS)
@@ -806,7 +1270,7 @@ class Options:
 
     # -- MCP, settings, plugins -------------------------------------------------------
     mcp_servers: dict[str, Any] | str = attrs.field(factory=dict, converter=_mcp_servers)
-    strict_mcp_config: bool = False
+    strict_mcp_config: bool = attrs.field(default=False, validator=_bool)
     settings: dict[str, Any] | str | None = attrs.field(default=None, converter=_settings_conv)
     sandbox: dict[str, Any] | None = attrs.field(default=None, converter=_opt_dict)
     managed_settings: dict[str, Any] | None = attrs.field(default=None, converter=_opt_dict)
@@ -816,28 +1280,28 @@ class Options:
     add_dirs: tuple[str, ...] = attrs.field(default=(), converter=_paths)
     plugins: tuple[str, ...] = attrs.field(default=(), converter=_plugins)
     project_config_root: str | None = attrs.field(default=None, converter=_path)
-    enable_file_checkpointing: bool = False
+    enable_file_checkpointing: bool = attrs.field(default=False, validator=_bool)
 
     # -- sessions -----------------------------------------------------------------------
-    continue_conversation: bool = False
+    continue_conversation: bool = attrs.field(default=False, validator=_bool)
     resume: str | None = attrs.field(default=None, validator=_optional_str)
-    fork_session: bool = False
+    fork_session: bool = attrs.field(default=False, validator=_bool)
     session_id: str | None = attrs.field(default=None, validator=_uuid)
     resume_session_at: str | None = attrs.field(default=None, validator=_optional_str)
     resume_drops_turn: str | None = attrs.field(default=None, validator=_optional_str)
-    persist_session: bool = True
+    persist_session: bool = attrs.field(default=True, validator=_bool)
 
     # -- output -------------------------------------------------------------------------
     output_format: dict[str, Any] | type | None = attrs.field(
         default=None, converter=_output_format
     )
-    include_partial_messages: bool = False
-    include_hook_events: bool = False
-    forward_subagent_text: bool | None = None
-    verbatim_prompts: bool = False
-    prompt_suggestions: bool | None = None
-    agent_progress_summaries: bool | None = None
-    per_task_stop_affordance: bool | None = None
+    include_partial_messages: bool = attrs.field(default=False, validator=_bool)
+    include_hook_events: bool = attrs.field(default=False, validator=_bool)
+    forward_subagent_text: bool | None = attrs.field(default=None, validator=_optional_bool)
+    verbatim_prompts: bool = attrs.field(default=False, validator=_bool)
+    prompt_suggestions: bool | None = attrs.field(default=None, validator=_optional_bool)
+    agent_progress_summaries: bool | None = attrs.field(default=None, validator=_optional_bool)
+    per_task_stop_affordance: bool | None = attrs.field(default=None, validator=_optional_bool)
 
     # -- callbacks ----------------------------------------------------------------------
     can_use_tool: CanUseTool | None = attrs.field(default=None, validator=_callable)
@@ -860,7 +1324,7 @@ class Options:
     #: OpenTelemetry spans for the session, turns, tools, hooks and control requests, and
     #: the trace context passed to the CLI (needs ``opentelemetry-api``; see
     #: `claude_sdk.telemetry`).
-    telemetry: bool = False
+    telemetry: bool = attrs.field(default=False, validator=_bool)
 
     # -- derived (not arguments) --------------------------------------------------------
     _output_schema: dict[str, Any] | None = attrs.field(
@@ -868,13 +1332,16 @@ class Options:
     )
 
     def __attrs_post_init__(self) -> None:
+        _normalise_options(self)
         _check(self)
         schema: dict[str, Any] | None
         if isinstance(self.output_format, type):
             try:
                 schema = json_schema(self.output_format)
-            except TypeError as exc:
-                raise TypeError(f"Options.output_format: {exc}") from None
+            except Exception as exc:  # the class's own annotations can fail in any way
+                raise OptionsError(
+                    f"Options.output_format: {exc}", option="output_format"
+                ) from None
         else:
             schema = self.output_format
         object.__setattr__(self, "_output_schema", schema)
@@ -918,98 +1385,201 @@ class Options:
         return out
 
 
+#: Options sent as JSON (on argv or in ``initialize``): they must hold only what JSON can.
+_JSON_OPTIONS = frozenset(
+    {"settings", "sandbox", "managed_settings", "output_format", "tool_aliases"}
+)
+
+
+def _normalise_mcp_servers(servers: dict[str, Any]) -> dict[str, Any]:
+    """`_normalise` for ``Options.mcp_servers``: a dict config is JSON (an official-SDK
+    ``"instance"`` excepted), an in-process server is opaque."""
+    out: dict[str, Any] = {}
+    for name, config in servers.items():
+        where = f"Options.mcp_servers[{_show(name)}]"
+        key = _normalise(name, f"{where} (the name)", "mcp_servers", as_json=True)
+        if isinstance(config, Mapping):
+            instance = config.get("instance", _MISSING) if config.get("type") == "sdk" else _MISSING
+            wire = {k: v for k, v in config.items() if instance is _MISSING or k != "instance"}
+            new = _normalise(wire, where, "mcp_servers", as_json=True)
+            if instance is not _MISSING:
+                new["instance"] = instance
+            out[key] = new
+        else:
+            out[key] = _normalise(config, where, "mcp_servers", as_json=False)
+    return out
+
+
+_MISSING = object()
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _check_settings_json(text: str) -> None:
+    """``Options.settings`` given as JSON text: an object that JSON (not only Python's
+    parser, which reads ``NaN``) accepts, and that can be merged with ``sandbox``."""
+    try:
+        parsed = json.loads(text, parse_constant=_reject_constant)
+    except (ValueError, RecursionError) as exc:
+        raise OptionsError(
+            f"Options.settings is not valid JSON: {exc}", option="settings"
+        ) from None
+    if not isinstance(parsed, dict):
+        raise OptionsError("Options.settings JSON must be an object", option="settings")
+    _normalise(parsed, "Options.settings", "settings", as_json=True)
+
+
+def _normalise_options(o: Options) -> None:
+    """Apply `_normalise` to every option, in place (see `_JSON_OPTIONS`)."""
+    for field in attrs.fields(Options):
+        if not field.init:
+            continue
+        name = field.name
+        value: Any = getattr(o, name)
+        new: Any
+        try:
+            if name == "mcp_servers" and isinstance(value, dict):
+                new = _normalise_mcp_servers(value)
+            elif name == "output_format" and isinstance(value, type):
+                new = value
+            else:
+                # Text (a settings path or JSON text) goes on the command line as it is.
+                as_json = name in _JSON_OPTIONS and not isinstance(value, str)
+                new = _normalise(value, f"Options.{name}", name, as_json=as_json)
+        except OptionsError:
+            raise
+        except Exception as exc:  # user code (a Mapping's items(), an __eq__) failed
+            raise _as_option_error("Options", name, exc) from exc
+        if new is not value:
+            object.__setattr__(o, name, new)
+
+
 def _check(o: Options) -> None:
     """Cross-field validation and warnings (field-level checks run in the validators)."""
     # -- permissions
     if o.can_use_tool is not None and o.permission_prompt_tool_name is not None:
-        raise ValueError(
+        raise OptionsError(
             "Options.can_use_tool and Options.permission_prompt_tool_name are mutually "
-            "exclusive: both answer permission prompts"
+            "exclusive: both answer permission prompts",
+            option="permission_prompt_tool_name",
         )
     # -- sessions
     if o.continue_conversation and o.resume is not None:
-        raise ValueError("Options.continue_conversation and Options.resume are mutually exclusive")
+        raise OptionsError(
+            "Options.continue_conversation and Options.resume are mutually exclusive",
+            option="resume",
+        )
     if o.fork_session and not (o.resume is not None or o.continue_conversation):
-        raise ValueError(
-            "Options.fork_session needs Options.resume or Options.continue_conversation"
+        raise OptionsError(
+            "Options.fork_session needs Options.resume or Options.continue_conversation",
+            option="fork_session",
         )
     if (
         o.session_id is not None
         and (o.resume is not None or o.continue_conversation)
         and not o.fork_session
     ):
-        raise ValueError(
+        raise OptionsError(
             "Options.session_id with resume or continue_conversation needs "
-            "Options.fork_session (the resumed session keeps its own id otherwise)"
+            "Options.fork_session (the resumed session keeps its own id otherwise)",
+            option="session_id",
         )
     if o.resume_session_at is not None and o.resume is None:
-        raise ValueError("Options.resume_session_at needs Options.resume")
+        raise OptionsError(
+            "Options.resume_session_at needs Options.resume", option="resume_session_at"
+        )
     if o.resume_drops_turn is not None and o.resume_session_at is None:
-        raise ValueError("Options.resume_drops_turn needs Options.resume_session_at")
+        raise OptionsError(
+            "Options.resume_drops_turn needs Options.resume_session_at", option="resume_drops_turn"
+        )
     # -- model
     if o.fallback_model is not None and o.model is not None and o.model in o.fallback_model:
-        raise ValueError(f"Options.fallback_model must differ from Options.model ({o.model!r})")
+        raise OptionsError(
+            f"Options.fallback_model must differ from Options.model ({_show(o.model)})",
+            option="fallback_model",
+        )
     # -- skills
     if isinstance(o.skills, tuple):
         for name in o.skills:
             problem = skill_name_problem(name)
             if problem is not None:
-                raise ValueError(f"Options.skills: invalid skill name: {problem}")
+                raise OptionsError(
+                    f"Options.skills: invalid skill name: {problem}", option="skills"
+                )
     # -- settings
     if o.setting_sources is not None:
         for source in o.setting_sources:
             if source not in _SETTING_SOURCES:
-                raise ValueError(
+                raise OptionsError(
                     f"Options.setting_sources entries must be one of {_SETTING_SOURCES}, "
-                    f"not {source!r}"
+                    f"not {_show(source)}",
+                    option="setting_sources",
                 )
     if isinstance(o.settings, str) and o.settings.strip().startswith("{"):
-        try:
-            parsed = json.loads(o.settings)
-        except ValueError as exc:
-            raise ValueError(f"Options.settings is not valid JSON: {exc}") from None
-        if not isinstance(parsed, dict):
-            raise ValueError("Options.settings JSON must be an object")
+        _check_settings_json(o.settings)
     elif isinstance(o.settings, str) and o.sandbox is not None:
-        raise ValueError(
+        raise OptionsError(
             "Options.sandbox cannot be merged into a settings file path "
-            f"({o.settings!r}); load the file and pass Options.settings as a dict"
+            f"({_show(o.settings)}); load the file and pass Options.settings as a dict",
+            option="sandbox",
         )
-    # -- process
+    # -- process (env values and extra_args values may be secrets: never shown)
     for key, value in o.env.items():
-        if not _is_str(key) or not key or "=" in key or "\x00" in key:
-            raise ValueError(f"Options.env: invalid variable name {key!r}")
+        problem = _env_name_problem(key)
+        if problem is not None:
+            raise OptionsError(f"Options.env: {problem}", option="env")
         if value is not None and not _is_str(value):
-            raise TypeError(
-                f"Options.env[{key!r}] must be a string (or None to unset), not {value!r}"
+            raise OptionsError(
+                f"Options.env[{key!r}] must be a string (or None to unset), "
+                f"not {type(value).__name__}",
+                option="env",
             )
     for flag, value in o.extra_args.items():
         if not _is_str(flag) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", flag):
-            raise ValueError(
-                f"Options.extra_args: invalid flag name {flag!r} (give it without the leading '--')"
+            raise OptionsError(
+                f"Options.extra_args: invalid flag name {_show(flag)} (give it without the "
+                "leading '--')",
+                option="extra_args",
             )
         if value is not None and not _is_str(value):
-            raise TypeError(f"Options.extra_args[{flag!r}] must be a string or None, not {value!r}")
+            raise OptionsError(
+                f"Options.extra_args[{flag!r}] must be a string or None, "
+                f"not {type(value).__name__}",
+                option="extra_args",
+            )
     if not isinstance(o.debug, (bool, str)):
-        raise TypeError(f"Options.debug must be a bool or a filter string, not {o.debug!r}")
+        raise OptionsError(
+            f"Options.debug must be a bool or a filter string, not {_show(o.debug)}",
+            option="debug",
+        )
     # -- MCP
     if isinstance(o.mcp_servers, dict):
         for name, config in o.mcp_servers.items():
             if not _is_str(name) or not name:
-                raise ValueError(f"Options.mcp_servers: invalid server name {name!r}")
+                raise OptionsError(
+                    f"Options.mcp_servers: invalid server name {_show(name)}", option="mcp_servers"
+                )
             if isinstance(config, Mapping):
                 _check_mcp_dict(name, config)
     # -- agents
     if o.agents is not None:
         for name in o.agents:
             if not _is_str(name) or not name:
-                raise ValueError(f"Options.agents: invalid agent name {name!r}")
+                raise OptionsError(
+                    f"Options.agents: invalid agent name {_show(name)}", option="agents"
+                )
     # -- hooks
     for event, matchers in o.hooks.items():
+        if not _is_str(event) or not event:
+            raise OptionsError(f"Options.hooks: invalid event name {_show(event)}", option="hooks")
         for matcher in matchers:
             if not isinstance(matcher, HookMatcher):
-                raise TypeError(
-                    f"Options.hooks[{event!r}] must contain HookMatcher values, not {matcher!r}"
+                raise OptionsError(
+                    f"Options.hooks[{event!r}] must contain HookMatcher values, "
+                    f"not {_show(matcher)}",
+                    option="hooks",
                 )
         if event not in HOOK_EVENTS:
             _warn(
@@ -1018,7 +1588,10 @@ def _check(o: Options) -> None:
             )
     # -- dialogs
     if o.supported_dialog_kinds and o.on_user_dialog is None:
-        raise ValueError("Options.supported_dialog_kinds needs Options.on_user_dialog")
+        raise OptionsError(
+            "Options.supported_dialog_kinds needs Options.on_user_dialog",
+            option="supported_dialog_kinds",
+        )
     if o.on_user_dialog is not None and not o.supported_dialog_kinds:
         _warn(
             "Options.on_user_dialog is set but Options.supported_dialog_kinds is empty, so "

@@ -25,12 +25,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Iterator
 
+from .._limits import DEFAULT_MAX_LINE_BYTES
 from ..errors import LineTooLongError, short_repr
 
 __all__ = ["DEFAULT_MAX_LINE_BYTES", "LineSplitter", "iter_lines"]
-
-#: Default limit on the length of one stdout line: 256 MiB.
-DEFAULT_MAX_LINE_BYTES = 256 * 1024 * 1024
 
 _logger = logging.getLogger("claude_sdk")
 

@@ -287,5 +287,6 @@ async def test_no_working_directory_in_the_container(
 
 async def test_kubectl_cannot_run_as_options_user(runtime_log: Path, launcher: Path) -> None:
     transport = ContainerTransport("kubectl", pod="p", remote_python=sys.executable)
-    error = await _start_failure(transport, options(launcher, user="agent"), cs.ClaudeSDKError)
+    # Options.user is a user of this machine (checked when the options are built): root.
+    error = await _start_failure(transport, options(launcher, user="root"), cs.ClaudeSDKError)
     assert error.kind == "unsupported"
