@@ -13,14 +13,19 @@ small Python program, the **wrapper** (`WRAPPER_SOURCE`), runs in its place:
   ``claude`` is looked up on the far side's ``PATH``, then in the usual install
   locations), and starts it **in its own process group**, with stdin from a pipe the
   wrapper feeds; stdout and stderr are the wrapper's own (the CLI writes to them directly);
-* when its stdin reaches EOF (the SDK closed it, or the connection dropped), it closes the
-  CLI's stdin, waits the grace period, then sends SIGTERM to the CLI's group, waits
-  `TERM_GRACE`, and sends SIGKILL. SIGTERM, SIGINT or SIGHUP to the wrapper start that
-  escalation at once. The CLI also gets ``PR_SET_PDEATHSIG`` (Linux) in case the wrapper
-  itself is killed, and the wrapper is a child subreaper (Linux): it reaps the CLI's
-  orphans even in a container with no init;
-* when the CLI exits, it ends what the CLI left in its group (SIGTERM, then SIGKILL after
-  `TERM_GRACE`) and exits with the CLI's status (128 + N for signal N).
+* the CLI's input ends at a **control line** from the SDK, ``@claude_sdk:<nonce>:end
+  {"grace": G}`` at the start of a line (no JSON line starts with ``@``), or when its own
+  stdin reaches EOF (the connection dropped; G is then the header's grace). It closes the
+  CLI's stdin once what came before is delivered, and G seconds later sends SIGTERM to the
+  CLI's group, waits `TERM_GRACE`, and sends SIGKILL. After the end of input it goes on
+  reading stdin for control lines only: a later ``end`` with a shorter G brings the SIGTERM
+  forward (so a ``shutdown_deadline`` set after ``send_eof`` still reaches the far side).
+  SIGTERM, SIGINT or SIGHUP to the wrapper start that escalation at once. The CLI also gets
+  ``PR_SET_PDEATHSIG`` (Linux) in case the wrapper itself is killed, and the wrapper is a
+  child subreaper (Linux): it reaps the CLI's orphans even in a container with no init;
+* when the CLI exits, it ends what the CLI left in its group (SIGTERM unless the group had
+  it already, then SIGKILL `TERM_GRACE` after that SIGTERM if anything is left) and exits
+  with the CLI's status (128 + N for signal N).
 
 The wrapper reports on stderr with lines tagged ``@claude_sdk:<nonce>:`` (a random nonce per
 connection): ``ready`` (with the CLI's and its own pid), ``exit`` (the CLI's exit code or
@@ -33,6 +38,12 @@ it (``ssh`` exits 255 for a remote signal).
 The wrapper runs on any Python 3.6 or later. It is sent inline, compressed, as
 ``python3 -I -S -c '<one line>' <nonce>``: a command line made only of characters that mean
 nothing to any shell.
+
+The local half's teardown (`connect_remote`): the wrapper is told that input ends and how
+long the CLI has (``shutdown_grace``, or until the connection's ``shutdown_deadline`` if
+sooner: `RemoteConnection.end_input`), the client's stdin closes, and the far side ends the
+CLI on its own. The client gets that long, plus `TERM_GRACE` and `FAR_SIDE_SLACK` for the
+far side's escalation and its report, to exit; then it gets SIGTERM, `TERM_GRACE`, SIGKILL.
 """
 
 from __future__ import annotations
@@ -56,7 +67,7 @@ import anyio.abc
 
 from .._protocol.launch import DEFAULT_CLI, LaunchSpec
 from ..errors import ClaudeSDKError, CLINotFoundError, ProcessError
-from ._teardown import TERM_GRACE, teardown_process
+from ._teardown import TERM_GRACE, graceful_end, teardown_process
 from .base import ByteStreamConnection, StderrTail
 from .discovery import WELL_KNOWN
 
@@ -78,6 +89,12 @@ logger = logging.getLogger("claude_sdk")
 STDERR_DRAIN = 0.5
 #: Bytes of an unterminated report held back (more is not a report: passed on as stderr).
 _HOLD_MAX = 64 * 1024
+#: Seconds the client gets, after the far side's own escalation, to bring its end back.
+FAR_SIDE_SLACK = 1.0
+#: Seconds the end of input may take to reach the client even when no grace is left.
+EOF_SEND = 0.5
+#: A new end of input is sent only when it is at least this much sooner than the last one.
+_SOONER = 0.05
 
 #: The wrapper (see the module docstring). Python 3.6+, standard library only.
 WRAPPER_SOURCE = r"""
@@ -154,6 +171,66 @@ def killpg(pgid, sig):
         return False
 
 
+class Input(object):
+    # Splits the SDK's control lines (the tag at the start of a line) out of stdin. Only a
+    # line start that may still become the tag is held back; everything else passes on,
+    # up to an end control line (the SDK sends nothing for the CLI after it).
+
+    def __init__(self, tag):
+        self.tag = tag
+        self.open = True  # no end control line yet
+        self.start = True  # at the start of a line
+        self.held = b""  # the start of this line, a prefix of the tag so far
+        self.control = None  # the control line being read (after the tag), if any
+
+    def feed(self, data, controls):
+        # The bytes for the CLI in data; complete control lines are appended to controls.
+        out = []
+        i, n, tag = 0, len(data), self.tag
+        while i < n:
+            if self.control is not None:
+                j = data.find(b"\n", i)
+                if j < 0:
+                    self.control += data[i:]
+                    if len(self.control) > 65536:  # no control line is this long
+                        self.control = None
+                        self.start = False
+                    break
+                line = self.control + data[i:j]
+                controls.append(line)
+                if line.split(b" ", 1)[0] == b"end":
+                    self.open = False
+                self.control = None
+                self.start = True
+                i = j + 1
+            elif self.start:
+                take = data[i : i + len(tag) - len(self.held)]
+                if tag.startswith(self.held + take):
+                    self.held += take
+                    i += len(take)
+                    if len(self.held) == len(tag):
+                        self.held = b""
+                        self.control = b""
+                else:
+                    if self.open:
+                        out.append(self.held)
+                    self.held = b""
+                    self.start = False
+            else:
+                j = data.find(b"\n", i)
+                end = n if j < 0 else j + 1
+                if self.open:
+                    out.append(data[i:end])
+                i = end
+                self.start = j >= 0
+        return b"".join(out)
+
+    def close(self):
+        # At EOF: what was held back goes to the CLI after all.
+        held, self.held = self.held, b""
+        return held if self.open else b""
+
+
 def main():
     stop = []
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
@@ -167,7 +244,7 @@ def main():
     # Orphans of the CLI become our children (Linux), so we reap them even where nothing
     # else does (a container without an init), and see its process group empty out.
     prctl(36, 1)  # PR_SET_CHILD_SUBREAPER
-    conf, pending = read_header()
+    conf, rest = read_header()
     argv = conf["argv"]
     env = dict(os.environ)
     for name in conf.get("unset", ()):
@@ -234,12 +311,28 @@ def main():
 
     grace = float(conf.get("grace", 5.0))
     term_grace = float(conf.get("term", 2.0))
-    pending = bytearray(pending)
+    splitter = Input(TAG.encode("utf-8"))
+    controls = []
+    pending = bytearray(splitter.feed(rest, controls))
     os.set_blocking(feed, False)
     stdin_open, feed_open = True, True
+    input_open = True  # the CLI's input: until an end control line or stdin EOF
     term_at = kill_at = None
     killed = False
     while True:
+        for line in controls:
+            event, _, payload = line.partition(b" ")
+            if event != b"end":
+                continue  # from a newer SDK: not for this wrapper
+            try:
+                seconds = max(float(json.loads(payload.decode("utf-8"))["grace"]), 0.0)
+            except Exception:
+                seconds = grace
+            input_open = False
+            at = time.monotonic() + seconds
+            if term_at is None or at < term_at:
+                term_at = at
+        del controls[:]
         status = reap(pid)
         if status is not None:
             break
@@ -252,7 +345,7 @@ def main():
         if kill_at is not None and not killed and now >= kill_at:
             killpg(pid, signal.SIGKILL)
             killed = True
-        if feed_open and not stdin_open and not pending:
+        if feed_open and not input_open and not pending:
             os.close(feed)
             feed_open = False
         deadlines = []
@@ -283,11 +376,16 @@ def main():
             except OSError:
                 data = b""
             if data:
-                pending += data
+                data = splitter.feed(data, controls)
+                if feed_open:
+                    pending += data
             elif data is not None:
                 stdin_open = False
-                if term_at is None:
-                    term_at = time.monotonic() + grace
+                if input_open:
+                    input_open = False
+                    pending += splitter.close()
+                    if term_at is None:
+                        term_at = time.monotonic() + grace
         if feed in ready_w:
             try:
                 del pending[: os.write(feed, bytes(pending[:65536]))]
@@ -298,17 +396,20 @@ def main():
                 os.close(feed)
                 feed_open = False
 
-    # What the CLI left behind in its group goes too.
-    if killpg(pid, signal.SIGTERM):
-        end = time.monotonic() + term_grace
-        while True:
-            reap(pid)
-            if not killpg(pid, 0):
-                break
-            if time.monotonic() >= end:
-                killpg(pid, signal.SIGKILL)
-                break
-            time.sleep(0.02)
+    # What the CLI left behind in its group goes too: SIGTERM (unless the group had it
+    # already), then SIGKILL term_grace after that SIGTERM if anything is left. The CLI is
+    # reaped, but the group id stays ours while a member lives (no pid still in use as a
+    # group id is handed out again); we stop at the first look that finds it empty.
+    if kill_at is None and killpg(pid, signal.SIGTERM):
+        kill_at = time.monotonic() + term_grace
+    while kill_at is not None:
+        reap(pid)  # our orphans among them: a zombie is no reason to wait
+        if not killpg(pid, 0):
+            break
+        if time.monotonic() >= kill_at:
+            killpg(pid, signal.SIGKILL)
+            break
+        time.sleep(0.02)
     if os.WIFSIGNALED(status):
         signum = os.WTERMSIG(status)
         report("exit", {"signal": signum})
@@ -461,12 +562,14 @@ class RemoteConnection(ByteStreamConnection):
         self._spec = spec
         self._classify = classify
         self._python = python
-        self._filter = _ReportFilter(f"@claude_sdk:{nonce}:".encode(), stderr, self._on_report)
+        self._tag = f"@claude_sdk:{nonce}:".encode()
+        self._filter = _ReportFilter(self._tag, stderr, self._on_report)
         self._cli = spec.argv[0]
         self._settled = anyio.Event()  # ready, or stderr ended
         self.stderr_done = anyio.Event()
         self._signalled = False  # the teardown signalled the client
         self._final: int | None = None  # the status `wait` settled on
+        self._told_end: float | None = None  # when the wrapper was told the CLI must end
 
     # -- facts ------------------------------------------------------------------------
 
@@ -547,6 +650,44 @@ class RemoteConnection(ByteStreamConnection):
             await self.stderr_done.wait()
         self._final = self._status(code)
         return self._final
+
+    # -- the end of input ---------------------------------------------------------------
+
+    async def send_eof(self) -> None:
+        """End the CLI's input (idempotent): the wrapper closes the CLI's stdin and gives it
+        ``shutdown_grace`` (or until `shutdown_deadline`, if sooner) to exit.
+
+        The client's own stdin stays open, so that the teardown can still bring that time
+        forward (`end_input`); the teardown closes it.
+        """
+        await self.end_input(graceful_end(self._spec.shutdown_grace, self.shutdown_deadline))
+
+    async def end_input(self, end: float) -> None:
+        """Tell the wrapper that the CLI's input ends and that the CLI has until ``end``
+        (``anyio.current_time()`` clock) to exit before its group gets SIGTERM.
+
+        Sent again only to bring that time forward; a no-op once the client's stdin is
+        closed or broken. Further sends raise ``anyio.ClosedResourceError``.
+        """
+        async with self._write_lock:
+            self._eof_sent = True
+            if self._told_end is not None and end > self._told_end - _SOONER:
+                return
+            seconds = max(end - anyio.current_time(), 0.0)
+            line = self._tag + b"end " + json.dumps({"grace": round(seconds, 3)}).encode()
+            assert self._stdin is not None
+            try:
+                await self._stdin.send(line + b"\n")
+            except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError):
+                return
+            self._told_end = end
+
+    async def close_stdin(self) -> None:
+        """Close the client's stdin (the wrapper reads EOF); never raises."""
+        self._eof_sent = True
+        if self._stdin is not None:
+            with contextlib.suppress(Exception):
+                await self._stdin.aclose()
 
     def stop_client(self, *, force: bool = False) -> None:
         """SIGTERM (SIGKILL with ``force``) to the local client's process group.
@@ -686,18 +827,31 @@ def _int_or_none(value: object) -> int | None:
 
 
 async def _teardown(conn: RemoteConnection, grace: float) -> None:
-    """stdin EOF -> ``grace`` -> SIGTERM -> `TERM_GRACE` -> SIGKILL, for the local client.
+    """End of input (the CLI has ``grace``, or until ``conn.shutdown_deadline`` if sooner)
+    -> the far side's escalation -> SIGTERM -> `TERM_GRACE` -> SIGKILL, for the local client.
 
-    The far side follows on its own: the wrapper sees EOF at the first step (or when the
-    killed client's connection closes) and ends the CLI's group within the same grace.
+    The far side ends the CLI on its own: the wrapper is told when (`end_input`), sends
+    SIGTERM then, SIGKILL `TERM_GRACE` later, and exits with its report, which ends the
+    client. So the client gets until then, and `FAR_SIDE_SLACK` more, before it is
+    signalled (a CLI that never started gets nothing: ``grace`` is 0 then).
     """
+    end = graceful_end(grace, conn.shutdown_deadline)
+
+    async def close_input() -> None:
+        # The word must get out even when no grace is left: the far side acts on it.
+        with anyio.move_on_after(max(end - anyio.current_time(), EOF_SEND)):
+            await conn.end_input(end)
+        await conn.close_stdin()
+
+    far_side = TERM_GRACE + FAR_SIDE_SLACK if conn.started else 0.0
     await teardown_process(
         conn.process,
-        send_eof=conn.send_eof,
+        send_eof=close_input,
         terminate=conn.stop_client,
         kill=lambda: conn.stop_client(force=True),
-        grace=grace,
+        end=end + far_side,
         what=f"the client for {conn.target}",
+        term_grace=TERM_GRACE,
     )
 
 
@@ -741,8 +895,16 @@ async def connect_remote(
         process, spec, stderr, target=target, nonce=nonce, classify=classify, python=python
     )
     failure: ClaudeSDKError | None = None
+    # stderr is read through the teardown even when the block is cancelled: the wrapper's
+    # exit report comes last, and a far side blocked on a full pipe could not finish.
+    draining = anyio.CancelScope(shield=True)
+
+    async def drain_stderr() -> None:
+        with draining:
+            await conn.drain_stderr()
+
     async with anyio.create_task_group() as tg:
-        tg.start_soon(conn.drain_stderr)
+        tg.start_soon(drain_stderr)
         try:
             failure = await conn.start(start_timeout)
             if failure is None:
@@ -751,6 +913,9 @@ async def connect_remote(
             with anyio.CancelScope(shield=True):
                 # A CLI that never started has nothing to finish: no grace.
                 await _teardown(conn, spec.shutdown_grace if conn.started else 0)
+                with anyio.move_on_after(STDERR_DRAIN):  # the report, after the exit
+                    await conn.stderr_done.wait()
+            draining.cancel()
             tg.cancel_scope.cancel()
     if failure is not None:
         raise failure

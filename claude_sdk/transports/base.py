@@ -3,7 +3,9 @@
 A `Transport` is a factory; ``async with transport.connect(spec) as conn`` starts one CLI (a
 local process, an ``ssh`` client, a ``docker exec``, or a Python peer) and gives a
 `Connection`. Leaving the block tears down everything ``connect`` started: close stdin, wait a
-grace period, terminate, kill, shielded from cancellation and bounded in time.
+grace period, terminate, kill, shielded from cancellation and bounded in time. Whatever the
+CLI left running (its process group) is terminated too, and killed if it outlives
+``TERM_GRACE`` (2 s) after that.
 
 `Connection` speaks AnyIO's stream vocabulary:
 
@@ -20,6 +22,14 @@ grace period, terminate, kill, shielded from cancellation and bounded in time.
 ``stderr_tail``           the last lines of stderr (stderr is always drained).
 ``pid``, ``returncode``   the process's identity and fate (None when unknown / running).
 ``wait()``                wait for the process to exit; its return code.
+``shutdown_deadline``     None (the default), or a time on the ``anyio.current_time()``
+                          clock, set by the owner before leaving ``connect``: the
+                          teardown then gives the CLI only until that time (never more
+                          than ``spec.shutdown_grace``), not a fresh
+                          ``spec.shutdown_grace``, to exit after stdin closes, before
+                          it terminates it. A time already past: close stdin and
+                          terminate at once (then kill, as always). It lets a session
+                          spend one grace across its own close and the teardown.
 ========================  ==========================================================
 
 `ByteStreamConnection` implements the line side over any AnyIO byte streams with the
@@ -59,6 +69,10 @@ READ_CHUNK = 256 * 1024
 
 class Connection(abc.ABC):
     """One running CLI seen as a duplex line stream (see the module docstring)."""
+
+    #: When the graceful part of the teardown ends (``anyio.current_time()`` clock), or None
+    #: for ``spec.shutdown_grace`` from the moment the teardown begins (module docstring).
+    shutdown_deadline: float | None = None
 
     @abc.abstractmethod
     async def send(self, line: bytes) -> None:

@@ -3,9 +3,12 @@
 
 Killing an ``exec`` client does not stop the process it started inside the container: that
 process only sees its stdin close. So the CLI runs there under the wrapper of
-`claude_sdk.transports._remote`, which ends the CLI's process group when its stdin reaches
-EOF; teardown is that of `SubprocessTransport` applied to the local client (stdin EOF,
-``shutdown_grace``, SIGTERM, 2 s, SIGKILL, shielded and bounded).
+`claude_sdk.transports._remote`, which ends the CLI's process group when its input ends.
+Teardown (`claude_sdk.transports._remote.connect_remote`): the wrapper gives the CLI
+``shutdown_grace`` (or until the connection's ``shutdown_deadline``, if sooner), then
+SIGTERM, 2 s, SIGKILL to its group, and the same to what it left there; the local client
+gets that long (and a little more) to exit, then SIGTERM, 2 s, SIGKILL. Shielded and
+bounded.
 
 ``Options.cli_path``, ``cwd`` and ``env`` describe the inside of the container. They travel,
 with the CLI's argv, in the wrapper's header on stdin (the same for every runtime), never

@@ -5,6 +5,10 @@ a task group that ``connect`` owns, and talks to the SDK through a `MemoryPeer`:
 lines to the SDK's stdout side, lines from its stdin side, stderr text, and an exit code.
 Framing on the SDK side is the same `LineSplitter` as for a real process, so partial lines,
 garbage and oversized lines behave exactly as they would over a pipe.
+
+Leaving ``connect`` closes the peer's stdin and gives it ``shutdown_grace`` (or until the
+connection's ``shutdown_deadline``, if sooner) to exit; a peer still running then is
+cancelled (what SIGTERM and SIGKILL are to a process) and reports `TERMINATED`.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 
 from .._protocol.framing import LineSplitter
 from .._protocol.launch import LaunchSpec
+from ._teardown import graceful_end
 from .base import ByteStreamConnection, Connection, StderrTail, Transport
 
 __all__ = ["MemoryConnection", "MemoryPeer", "MemoryTransport", "PeerFunction"]
@@ -158,7 +163,8 @@ class MemoryTransport(Transport):
     When the peer function returns, the peer exits with code 0 (unless it exited itself).
     When it raises, the peer exits with code 1 and the error text goes to its stderr, as a
     crashing CLI's would. On teardown, a peer still running after stdin closed and the
-    shutdown grace passed is cancelled and reports exit code -15.
+    shutdown grace passed (or the connection's ``shutdown_deadline``) is cancelled and
+    reports exit code -15.
     """
 
     def __init__(self, peer: PeerFunction) -> None:
@@ -187,14 +193,23 @@ class MemoryTransport(Transport):
                 return
             await peer.exit(0)
 
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(run_peer)
-            try:
-                yield conn
-            finally:
-                with anyio.move_on_after(spec.shutdown_grace, shield=True):
-                    await conn.send_eof()
-                    await peer.exited.wait()
-                tg.cancel_scope.cancel()
-                await stdout_recv.aclose()
-                await stdin_recv.aclose()
+        try:
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(run_peer)
+                try:
+                    yield conn
+                finally:
+                    with anyio.CancelScope(shield=True):
+                        end = graceful_end(spec.shutdown_grace, conn.shutdown_deadline)
+                        # Not bounded by `end`: closing the stream does not block, and even
+                        # a peer past its deadline sees its stdin close before it is
+                        # cancelled.
+                        await conn.send_eof()
+                        with anyio.CancelScope(deadline=end):
+                            await peer.exited.wait()
+                    tg.cancel_scope.cancel()
+        finally:
+            # Only once the peer is done: a peer woken by the end of its stdin but not yet
+            # run would find its stream closed (ClosedResourceError, a crash) instead.
+            stdout_recv.close()
+            stdin_recv.close()

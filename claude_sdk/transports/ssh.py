@@ -30,8 +30,11 @@ parses them and no secret shows in ``ps``. The remote command itself is
 Each `ProcessError` carries ssh's stderr (``stderr_tail``); `CLINotFoundError` lists the
 places searched on the remote host. A connection lost later ends the session with a
 `ProcessError` whose stderr tail says so (and `RemoteConnection.exit_error` gives it
-``kind="connection_lost"``). Teardown is that of `SubprocessTransport`, applied to the local
-``ssh``: stdin EOF, ``shutdown_grace``, SIGTERM, 2 s, SIGKILL, shielded and bounded.
+``kind="connection_lost"``). Teardown (`claude_sdk.transports._remote.connect_remote`): the
+remote CLI's input ends, and the wrapper gives it ``shutdown_grace`` (or until the
+connection's ``shutdown_deadline``, if sooner), then SIGTERM, 2 s, SIGKILL to its group,
+and the same to what it left there; the local ``ssh`` gets that long (and a little more) to
+bring the end back, then SIGTERM, 2 s, SIGKILL. Shielded and bounded.
 """
 
 from __future__ import annotations

@@ -13,6 +13,11 @@ chosen with the environment variable ``FAKE_CLAUDE``: a comma-separated list of
 ``ask=N``           before the result, send N ``can_use_tool`` requests one after another
 ``grandchild``      start ``sleep 600`` in the background and report its pid on stderr as
                     ``grandchild=<pid>`` (it must not survive the session)
+``stubborn``        start ``sh -c "trap '' TERM; exec sleep 1000"`` (it ignores SIGTERM) in
+                    the background and report its pid on stderr as ``stubborn=<pid>``
+``stubborn_orphan`` the same, but double-forked: its parent exits at once, so it is nobody's
+                    child of ours, yet still in the CLI's process group
+``ignore_eof``      keep running after stdin closes (SIGTERM ends it)
 ``ignore_term``     ignore SIGTERM, and keep running after stdin closes
 ``exit=CODE``       write ``boom`` to stderr and exit with CODE as soon as a prompt arrives
 ``exit_now=CODE``   exit with CODE before reading anything
@@ -72,6 +77,17 @@ def main() -> None:
     if "grandchild" in conf:
         child = subprocess.Popen(["sleep", "600"])
         sys.stderr.write(f"grandchild={child.pid}\n")
+        sys.stderr.flush()
+    if "stubborn" in conf:
+        child = subprocess.Popen(["sh", "-c", "trap '' TERM; exec sleep 1000"])
+        sys.stderr.write(f"stubborn={child.pid}\n")
+        sys.stderr.flush()
+    if "stubborn_orphan" in conf:
+        # The background job keeps the group (no job control in sh -c); its stdout goes to
+        # stderr so that reading the pid does not wait for it.
+        script = "(trap '' TERM; exec sleep 1000) >&2 & echo $!"
+        pid = subprocess.run(["sh", "-c", script], stdout=subprocess.PIPE, check=True).stdout
+        sys.stderr.write(f"stubborn={int(pid)}\n")
         sys.stderr.flush()
     asked = 0
     stdin = sys.stdin.buffer
@@ -135,7 +151,7 @@ def main() -> None:
                     "session_id": "fake-session",
                 }
             )
-    if "ignore_term" in conf:
+    if "ignore_term" in conf or "ignore_eof" in conf:
         signal.pause()
 
 

@@ -13,8 +13,8 @@ Parametrised over:
 
 Covered: framing (a turn, many frames in order), EOF at the connection level, a 10 MB line,
 stderr (tail and callback), exit codes, cancellation and teardown, with no process left
-(by pid: the local client, everything below it, and for SSH everything below sshd).
-Every test runs on asyncio and Trio.
+(by pid: the local client, everything below it, and for SSH everything below sshd), and
+the teardown's ``shutdown_deadline``. Every test runs on asyncio and Trio.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -42,9 +42,8 @@ from claude_sdk.transports.memory import MemoryConnection, MemoryPeer, MemoryTra
 from claude_sdk.transports.ssh import SSHTransport
 from claude_sdk.transports.subprocess import SubprocessTransport
 
-from ..support import stub_runtime
 from ..support.procs import alive, descendants, wait_dead
-from ..support.sshd import SSHServer, serve_for_tests
+from ..support.sshd import SSHServer
 
 FAKE = Path(__file__).resolve().parent.parent / "support" / "fake_claude.py"
 MB = 1024 * 1024
@@ -187,7 +186,7 @@ async def fake_peer(peer: MemoryPeer) -> None:
                 await send(_assistant("y" * int(conf["big_line"])))
             result = {"type": "result", "subtype": "success", "is_error": False}
             await send({**result, "result": "done", "session_id": "fake-session"})
-    if "ignore_term" in conf:
+    if "ignore_term" in conf or "ignore_eof" in conf:
         await anyio.sleep_forever()
 
 
@@ -235,19 +234,8 @@ class Case:
                 assert conn.peer.returncode is not None
 
 
-@pytest.fixture(scope="session")
-def sshd(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SSHServer]:
-    yield from serve_for_tests(tmp_path_factory.mktemp("sshd"))
-
-
-@pytest.fixture(scope="session")
-def launcher(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return write_launcher(tmp_path_factory.mktemp("launcher"))
-
-
-@pytest.fixture(scope="session")
-def stub_bin(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return stub_runtime.install(tmp_path_factory.mktemp("stub-bin"))
+# The fixtures ``sshd``, ``launcher`` and ``stub_bin`` are in conftest.py (shared with
+# test_teardown.py).
 
 
 def make_case(
@@ -407,3 +395,88 @@ async def test_teardown_escalates_to_sigkill_bounded(
     # grace comes first; the bound leaves room for a slow machine).
     assert elapsed < 0.1 + 0.1 + 0.3 + 3
     await case.nothing_left(running)
+
+
+# --------------------------------------------------------------------------------------
+# the shutdown deadline (Connection.shutdown_deadline)
+
+#: Seconds a teardown may take beyond what it should (a loaded machine, ssh round trips).
+SLACK = 0.7
+
+
+async def handshake(conn: Connection) -> None:
+    """One initialize round trip: the CLI runs and reads its stdin."""
+    request: dict[str, Any] = {"type": "control_request", "request_id": "hello"}
+    request["request"] = {"subtype": "initialize", "hooks": None}
+    await conn.send(json.dumps(request).encode())
+    with anyio.fail_after(20):
+        answer = json.loads(await conn.receive())
+    assert answer["response"]["request_id"] == "hello"
+
+
+@attrs.define
+class Left:
+    """How leaving a ``connect`` block went."""
+
+    seconds: float  # from just before the deadline was set to the end of the teardown
+    returncode: int | None
+    running: list[int]  # the processes that ran (to check that none is left)
+    stderr: str
+
+
+async def leave(
+    case: Case, behaviour: str, ahead: float | None, *, eof_first: bool = False, **options: Any
+) -> Left:
+    """Connect, handshake, set the deadline ``ahead`` seconds from now (None: none), leave.
+
+    With ``eof_first``, stdin is closed before the deadline is set.
+    """
+    async with case.transport.connect(case.spec(behaviour, **options)) as conn:
+        await handshake(conn)
+        running = case.processes()
+        if eof_first:
+            await conn.send_eof()
+        start = anyio.current_time()
+        if ahead is not None:
+            conn.shutdown_deadline = start + ahead
+    seconds = anyio.current_time() - start
+    await case.nothing_left(running)
+    return Left(seconds, conn.returncode, running, conn.stderr_tail)
+
+
+async def test_a_past_deadline_terminates_at_once(case: Case) -> None:
+    """A CLI that ignores stdin EOF, default grace (5 s): SIGTERM at once, not after 5 s."""
+    left = await leave(case, "ignore_eof", 0.0)
+    assert left.seconds < 1.0
+    assert left.returncode == -15, left  # terminated: not an exit of its own, not SIGKILL
+
+
+async def test_a_deadline_ahead_is_when_the_cli_is_terminated(case: Case) -> None:
+    left = await leave(case, "ignore_eof", 0.5)
+    assert 0.45 <= left.seconds < 0.5 + SLACK
+    assert left.returncode == -15
+
+
+async def test_a_deadline_set_after_stdin_closed_still_applies(case: Case) -> None:
+    """The CLI was told the full grace at EOF; the deadline, set later, shortens it."""
+    left = await leave(case, "ignore_eof", 0.0, eof_first=True)
+    assert left.seconds < 1.0
+    assert left.returncode == -15
+
+
+async def test_a_deadline_never_lengthens_the_grace(case: Case) -> None:
+    left = await leave(case, "ignore_eof", 60.0, shutdown_grace=0.3)
+    assert 0.25 <= left.seconds < 0.3 + SLACK
+    assert left.returncode == -15
+
+
+async def test_without_a_deadline_the_grace_is_given_in_full(case: Case) -> None:
+    left = await leave(case, "ignore_eof", None, shutdown_grace=0.6)
+    assert 0.55 <= left.seconds < 0.6 + SLACK
+    assert left.returncode == -15
+
+
+async def test_without_a_deadline_a_cli_that_exits_on_eof_is_not_signalled(case: Case) -> None:
+    left = await leave(case, "", None)
+    assert left.seconds < 2.0  # it exits on EOF: nothing waits for the 5 s grace
+    assert left.returncode == 0

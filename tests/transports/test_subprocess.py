@@ -400,16 +400,19 @@ async def test_a_non_executable_cli_is_a_clear_error(tmp_path: Path) -> None:
 
 
 async def test_a_cli_that_cannot_be_executed_fails_at_once(tmp_path: Path) -> None:
-    """The spawn itself fails (a missing interpreter): a clear error, at once, with nothing
-    left behind (the watchdog's pipe closed, no watchdog started)."""
+    """The spawn itself fails (a file the system cannot execute, ENOEXEC): a clear error, at
+    once, with nothing left behind (the watchdog's pipe closed, no watchdog started). A
+    missing ``#!`` interpreter is caught before the spawn (tests/regressions)."""
     cli = tmp_path / "claude"
-    cli.write_text("#!/nonexistent/interpreter\n")
+    cli.write_bytes(b"\x00\x01 not a program\n")
     cli.chmod(0o755)
     fds = set(os.listdir("/proc/self/fd"))
     started = time.monotonic()
-    with pytest.raises(cs.CLINotFoundError):
+    with pytest.raises(cs.ProcessError) as info:
         async with cs.open_session(cs.Options(cli_path=str(cli)), transport=SubprocessTransport()):
             pass
+    assert info.value.kind == "spawn"
+    assert "exec format error" in str(info.value)
     assert time.monotonic() - started < 2
     assert set(os.listdir("/proc/self/fd")) <= fds
     assert watchdogs() == []
