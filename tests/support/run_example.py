@@ -149,6 +149,13 @@ SCENARIOS: dict[str, Scenario] = {
         ),
         expect=("Paris, France: about 2.1 million",),
     ),
+    "queued_prompts.py": Scenario(
+        replies=(
+            {"text": "Once upon a time " + "a keeper kept the light " * 80, "delay": 0.02},
+            {"text": "Long ago " + "the boats came home " * 80, "delay": 0.02},
+        ),
+        expect=("withdrew 2 queued prompt(s)", "idle: every prompt settled (True)", "left the"),
+    ),
     "trio_backend.py": Scenario(
         replies=(
             {"text": "Hello from Trio."},
