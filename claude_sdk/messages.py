@@ -558,6 +558,10 @@ class ResultMessage(Frame):
     request_sent_wall_ms: int | float | None = None
     warm_spare_claimed: bool | None = None
     time_origin_ms: int | float | None = None
+    #: Input tokens of the turn's first API request (the turn may make several).
+    first_request_input_tokens: int | None = None
+    #: Cache-read input tokens of the turn's first API request.
+    first_request_cache_read_input_tokens: int | None = None
 
     @property
     def text(self) -> str:

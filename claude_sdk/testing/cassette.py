@@ -110,7 +110,7 @@ from .. import wire
 from .._protocol.launch import LaunchSpec
 from .._version import __version__
 from ..errors import ClaudeSDKError, DriftError, LineTooLongError, MessageDecodeError
-from ..transports.base import Connection, Transport
+from ..transports.base import Connection, ConnectionWrapper, Transport
 from ..transports.memory import MemoryPeer, MemoryTransport
 
 __all__ = [
@@ -712,17 +712,12 @@ class _Log:
         return tee
 
 
-class RecordingConnection(Connection):
+class RecordingConnection(ConnectionWrapper):
     """A `Connection` that notes every line, both ways, before passing it on."""
 
     def __init__(self, inner: Connection, log: _Log) -> None:
-        self._inner = inner
+        super().__init__(inner)
         self._log = log
-
-    @property
-    def inner(self) -> Connection:
-        """The wrapped connection."""
-        return self._inner
 
     async def send(self, line: bytes) -> None:
         # Noted before the write: the CLI's answer can then never be noted before it.
@@ -756,14 +751,6 @@ class RecordingConnection(Connection):
         await self._inner.send_eof()
 
     @property
-    def stderr_tail(self) -> str:
-        return self._inner.stderr_tail
-
-    @property
-    def pid(self) -> int | None:
-        return self._inner.pid
-
-    @property
     def returncode(self) -> int | None:
         code = self._inner.returncode
         self._log.note_exit(code)
@@ -773,10 +760,6 @@ class RecordingConnection(Connection):
         code = await self._inner.wait()
         self._log.note_exit(code)
         return code
-
-    @property
-    def cli_path(self) -> str | None:
-        return self._inner.cli_path
 
 
 class RecordingTransport(Transport):

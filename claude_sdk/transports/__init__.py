@@ -15,6 +15,7 @@ TYPE_CHECKING = False  # as in `claude_sdk/__init__.py`: no `typing` import for 
 if TYPE_CHECKING:
     from .base import ByteStreamConnection as ByteStreamConnection
     from .base import Connection as Connection
+    from .base import ConnectionWrapper as ConnectionWrapper
     from .base import StderrTail as StderrTail
     from .base import Transport as Transport
     from .container import ContainerTransport as ContainerTransport
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 _LAZY: dict[str, str] = {
     "ByteStreamConnection": "base",
     "Connection": "base",
+    "ConnectionWrapper": "base",
     "StderrTail": "base",
     "Transport": "base",
     "ContainerTransport": "container",
@@ -43,6 +45,7 @@ _LAZY: dict[str, str] = {
 __all__ = [
     "Transport",
     "Connection",
+    "ConnectionWrapper",
     "ByteStreamConnection",
     "StderrTail",
     "SubprocessTransport",

@@ -59,6 +59,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ByteStreamConnection",
     "Connection",
+    "ConnectionWrapper",
     "StderrTail",
     "Transport",
 ]
@@ -141,6 +142,62 @@ class Connection(abc.ABC):
         """A transport-specific error for how the CLI ended (for example a dropped SSH
         connection), or None to let the session report the exit status."""
         return None
+
+
+class ConnectionWrapper(Connection):
+    """A `Connection` that passes everything to another one (a base for wrappers that record
+    or change the lines): every member of the contract is forwarded, ``shutdown_deadline``
+    included, so a wrapper overrides only what it changes and never drops a part of the
+    contract it did not know about.
+    """
+
+    def __init__(self, inner: Connection) -> None:
+        self._inner = inner
+
+    @property
+    def inner(self) -> Connection:
+        """The wrapped connection."""
+        return self._inner
+
+    async def send(self, line: bytes) -> None:
+        await self._inner.send(line)
+
+    async def receive_lines(self) -> list[bytes | LineTooLongError]:
+        return await self._inner.receive_lines()
+
+    async def send_eof(self) -> None:
+        await self._inner.send_eof()
+
+    @property
+    def stderr_tail(self) -> str:
+        return self._inner.stderr_tail
+
+    @property
+    def pid(self) -> int | None:
+        return self._inner.pid
+
+    @property
+    def returncode(self) -> int | None:
+        return self._inner.returncode
+
+    async def wait(self) -> int | None:
+        return await self._inner.wait()
+
+    @property
+    def cli_path(self) -> str | None:
+        return self._inner.cli_path
+
+    def exit_error(self) -> Exception | None:
+        return self._inner.exit_error()
+
+    @property
+    def shutdown_deadline(self) -> float | None:
+        """The wrapped connection's (setting it sets theirs: their teardown reads it)."""
+        return self._inner.shutdown_deadline
+
+    @shutdown_deadline.setter
+    def shutdown_deadline(self, value: float | None) -> None:
+        self._inner.shutdown_deadline = value
 
 
 class Transport(abc.ABC):

@@ -11,12 +11,12 @@ from typing import Any
 
 from claude_sdk._protocol.launch import LaunchSpec
 from claude_sdk.errors import LineTooLongError
-from claude_sdk.transports.base import Connection, Transport
+from claude_sdk.transports.base import Connection, ConnectionWrapper, Transport
 
 
-class RecordingConnection(Connection):
+class RecordingConnection(ConnectionWrapper):
     def __init__(self, inner: Connection, log: list[tuple[float, str, bytes]]) -> None:
-        self._inner = inner
+        super().__init__(inner)
         self._log = log
         self._start = time.monotonic()
 
@@ -33,28 +33,6 @@ class RecordingConnection(Connection):
             if isinstance(line, bytes):
                 self._note("cli>sdk", line)
         return lines
-
-    async def send_eof(self) -> None:
-        await self._inner.send_eof()
-
-    @property
-    def stderr_tail(self) -> str:
-        return self._inner.stderr_tail
-
-    @property
-    def pid(self) -> int | None:
-        return self._inner.pid
-
-    @property
-    def returncode(self) -> int | None:
-        return self._inner.returncode
-
-    async def wait(self) -> int | None:
-        return await self._inner.wait()
-
-    @property
-    def cli_path(self) -> str | None:
-        return self._inner.cli_path
 
 
 class RecordingTransport(Transport):
