@@ -545,8 +545,8 @@ def fork_session(
 
     What the CLI's own ``--fork-session`` writes: the entries of the main conversation
     (`conversation`) with their uuids and parent links kept, ``sessionId`` set to the new id
-    on every line, and ``requestSessionId`` on each assistant entry naming the session whose
-    transcript holds the request record it points at. The session's state (title, tag, agent
+    on every line, ``requestSessionId`` on each assistant entry naming the session whose
+    transcript holds the request record it points at, and no ``turnAttributionKey``. The session's state (title, tag, agent
     name, mode, ...) is carried over; the CLI's bookkeeping (API request records, queue
     operations, costs) and subagent transcripts are not. ``Options(resume=<new id>)``
     continues the fork; the original is left unchanged.
@@ -588,6 +588,9 @@ def fork_session(
     lines: list[dict[str, Any]] = []
     for original in chain:
         copied = {**original, "sessionId": new_id}
+        # The CLI's fork does not copy a prompt's turnAttributionKey (the key of the turn that
+        # prompt started in the original session; it is written for prompts with a uuid).
+        copied.pop("turnAttributionKey", None)
         if original.get("type") == "assistant" and "requestSessionId" not in original:
             copied["requestSessionId"] = _request_session(original, session_id)
         lines.append(copied)
