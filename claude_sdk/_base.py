@@ -54,6 +54,7 @@ __all__ = [
     "encode_default",
     "field_names",
     "prepare_class",
+    "replace",
     "tag_keys",
 ]
 
@@ -142,10 +143,11 @@ class _ExtraDescriptor:
     def __get__(self, obj: Any, cls: type | None = None) -> Mapping[str, Any]:
         if obj is None:
             return EMPTY
-        names = field_names(type(obj))
+        names = _FIELD_NAMES.get(type(obj)) or field_names(type(obj))
         d = obj.__dict__
-        found = {k: v for k, v in d.items() if k not in names}
-        return found or EMPTY
+        if d.keys() <= names:  # the usual case, checked in C: nothing unknown
+            return EMPTY
+        return {k: v for k, v in d.items() if k not in names}
 
 
 _EXTRA = _ExtraDescriptor()
@@ -221,6 +223,21 @@ def _model_repr(self: Any) -> str:
     finally:
         seen.discard(id(self))
     return f"{cls.__qualname__.rsplit('>.', 1)[-1]}({body})"
+
+
+def replace(obj: Any, **changes: Any) -> Any:
+    """A copy of the wire value ``obj`` with ``changes`` (field names) set.
+
+    What ``attrs.evolve`` gives for a wire class (they have no validators or converters),
+    without calling ``__init__``: the copy holds what ``obj`` held, plus the changes (a change
+    to None is held too, as an explicit null). About ten times faster; the host's answer to
+    every permission request is made this way.
+    """
+    cls = type(obj)
+    prepare_class(cls)
+    copy = object.__new__(cls)
+    object.__setattr__(copy, "__dict__", {**obj.__dict__, **changes})
+    return copy
 
 
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)

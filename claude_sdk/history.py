@@ -546,10 +546,10 @@ def fork_session(
     What the CLI's own ``--fork-session`` writes: the entries of the main conversation
     (`conversation`) with their uuids and parent links kept, ``sessionId`` set to the new id
     on every line, ``requestSessionId`` on each assistant entry naming the session whose
-    transcript holds the request record it points at, and no ``turnAttributionKey``. The session's state (title, tag, agent
-    name, mode, ...) is carried over; the CLI's bookkeeping (API request records, queue
-    operations, costs) and subagent transcripts are not. ``Options(resume=<new id>)``
-    continues the fork; the original is left unchanged.
+    transcript holds the request record it points at, and no ``turnAttributionKey``. The
+    session's state (title, tag, agent name, mode, ...) is carried over; the CLI's
+    bookkeeping (API request records, queue operations, costs) and subagent transcripts are
+    not. ``Options(resume=<new id>)`` continues the fork; the original is left unchanged.
 
     Args:
         up_to: end the copy at this entry (a uuid of the main conversation).

@@ -49,6 +49,7 @@ import orjson
 
 from .. import messages as _messages
 from .._base import ABSENT, EMPTY, NOTES, DecodeNotes, bind_encoder, prepare_class, tag_keys
+from ..control import ControlError, ControlResponse, ControlSuccess
 from ..errors import MessageDecodeError
 from . import drift as _drift
 from .generate import Generator, admits_none, field_types, is_unknown
@@ -220,6 +221,7 @@ class Codec:
             frame_entry.fns if frame_entry is not None else {}
         )
         self._frame_dispatch: Callable[[Any], Any] | None = None
+        self._envelopes: tuple[Any, ...] = ()
         #: Frame classes seen that are not ``Unknown*`` (the fast path of `decode_frame`).
         self._known: set[type] = set()
         self.decode_frame = self.frame_decoder()
@@ -469,6 +471,41 @@ class Codec:
     def encode(self, obj: Any) -> bytes:
         """A frame (or any model value) as one JSON line, without the newline."""
         return dumps(self.unstructure(obj))
+
+    def answer_line(self, request_id: str, body: Any) -> bytes:
+        """The line of a ``control_response`` that answers ``request_id`` with ``body``.
+
+        What ``encode(ControlResponse(response=ControlSuccess(...)))`` gives, without
+        building the two envelopes: their tags and key names are read from the model once
+        (the host answers every permission request and hook this way: it is a hot path).
+        """
+        keys = self._envelopes or self._envelope_keys()
+        data = self.unstructure(body) if attrs.has(body.__class__) else body
+        return dumps({keys[0]: keys[1], keys[2]: {**keys[3], keys[4]: request_id, keys[5]: data}})
+
+    def error_line(self, request_id: str, error: str, code: str | None = None) -> bytes:
+        """The line of a ``control_response`` that answers ``request_id`` with an error."""
+        return self.encode(
+            ControlResponse(
+                response=ControlError(request_id=request_id, error=error, error_code=code)
+            )
+        )
+
+    def _envelope_keys(self) -> tuple[Any, ...]:
+        gen = self._gen
+        ((type_key, type_value),) = gen.class_tags(ControlResponse).items()
+        success_tags = gen.class_tags(ControlSuccess)
+        response_spec = gen.spec(ControlResponse)
+        success_spec = gen.spec(ControlSuccess)
+        self._envelopes = (
+            type_key,
+            type_value,
+            response_spec.wire_name("response"),
+            success_tags,
+            success_spec.wire_name("request_id"),
+            success_spec.wire_name("response"),
+        )
+        return self._envelopes
 
     @property
     def converter(self) -> cattrs.Converter:

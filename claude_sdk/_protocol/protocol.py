@@ -55,7 +55,6 @@ import attrs
 
 from .. import control as c
 from .. import messages as m
-from .._base import WireModel
 from ..errors import (
     ControlRequestError,
     LineTooLongError,
@@ -163,7 +162,7 @@ class Protocol:
             expect=_DEFERRED_CLASSES
         )
         self._encode = self._codec.encode
-        self._unstructure = self._codec.unstructure
+        self._answer_line = self._codec.answer_line
         self._deferred = DEFERRED_PREFIXES if defer_messages else ()
         self.messages: collections.deque[Any] = collections.deque()
         self._token = os.urandom(4).hex()
@@ -583,16 +582,13 @@ class Protocol:
         None when nothing may be written (withdrawn, or answered already)."""
         if not self._settle(request):
             return None
-        data = self._unstructure(body) if isinstance(body, WireModel) else body
-        success = c.ControlSuccess(request_id=request.request_id, response=data)
-        return self._encode(c.ControlResponse(response=success))
+        return self._answer_line(request.request_id, body)
 
     def reject(self, request: InboundRequest, error: str, code: str | None = None) -> bytes | None:
         """The line answering ``request`` with an error, or None (see `answer`)."""
         if not self._settle(request):
             return None
-        failure = c.ControlError(request_id=request.request_id, error=error, error_code=code)
-        return self._encode(c.ControlResponse(response=failure))
+        return self._codec.error_line(request.request_id, error, code)
 
     def leave_unanswered(self, request: InboundRequest) -> None:
         """Settle ``request`` without writing anything (a dialog the host declines to show)."""

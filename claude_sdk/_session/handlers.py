@@ -25,9 +25,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 import anyio
-import attrs
 
 from .. import control as c
+from .._base import replace
 from .._protocol.events import InboundRequest
 from ..hooks import (
     AsyncHookOutput,
@@ -156,7 +156,7 @@ async def _decide(
     if isinstance(result, PermissionAllow):
         if result.updated_input is None:
             # The official SDKs always send the input to run with: the original when unchanged.
-            allow: PermissionAllow = attrs.evolve(result, updated_input=request.input)
+            allow: PermissionAllow = replace(result, updated_input=request.input)
             return allow
         return result
     if isinstance(result, PermissionDeny):
