@@ -39,10 +39,13 @@ import logging
 import re
 import types
 import typing
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 import typing_extensions
+
+if TYPE_CHECKING:
+    import cattrs
 
 __all__ = ["json_schema", "structure_output"]
 
@@ -296,21 +299,18 @@ def _name(tp: Any) -> str:
 # Structured output
 
 
-def structure_output(tp: type[T], data: Any) -> T:
-    """Turn a result's ``structured_output`` into an instance of ``tp``.
+def structure_output(tp: type[T], data: Any, converter: cattrs.Converter) -> T:
+    """Turn a result's ``structured_output`` into an instance of ``tp`` with ``converter``
+    (the SDK's: the default codec's, which `claude_sdk.query.Reply` passes).
 
-    Uses the SDK's cattrs converter (the default codec's). When the
-    data does not fit but is an object with one key that is not a field of ``tp`` and holds
-    an object that fits, that object is used: models sometimes wrap their answer (for
-    example ``{"output": {...}}``).
+    When the data does not fit but is an object with one key that is not a field of ``tp``
+    and holds an object that fits, that object is used: models sometimes wrap their answer
+    (for example ``{"output": {...}}``).
 
     Raises:
         ValueError: ``data`` is None (no structured output) or does not fit ``tp``; the
             converter's error is chained.
     """
-    from ._protocol.codec import default_codec
-
-    converter = default_codec().converter
     if data is None:
         raise ValueError(f"there is no structured output to turn into {_name(tp)}")
     try:

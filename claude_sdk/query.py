@@ -19,6 +19,7 @@ from typing import Any
 
 import attrs
 
+from ._protocol.codec import default_codec
 from ._schema import structure_output
 from .errors import ResultError, SessionClosedError
 from .messages import ContentBlock, Message, ResultMessage, UserMessage
@@ -61,7 +62,7 @@ class Reply:
         data = self.result.structured_output
         if self.output_type is None or data is None:
             return data
-        return structure_output(self.output_type, data)
+        return structure_output(self.output_type, data, default_codec().converter)
 
     @property
     def session_id(self) -> str | None:

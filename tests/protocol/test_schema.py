@@ -11,7 +11,10 @@ import attrs
 import pytest
 from typing_extensions import NotRequired
 
+from claude_sdk._protocol.codec import default_codec
 from claude_sdk._schema import json_schema, structure_output
+
+CONVERTER = default_codec().converter
 
 JSON = dict[str, Any]
 
@@ -276,7 +279,7 @@ REPORT_DATA = {
 
 
 def test_structure_output_round_trip() -> None:
-    assert structure_output(Report, REPORT_DATA) == REPORT
+    assert structure_output(Report, REPORT_DATA, CONVERTER) == REPORT
     # The data the schema describes is what structure_output accepts.
     schema = json_schema(Report)
     assert set(schema["required"]) == {"title", "colour", "points", "where"}
@@ -284,21 +287,21 @@ def test_structure_output_round_trip() -> None:
 
 
 def test_structure_output_defaults_and_recursion() -> None:
-    tree = structure_output(Tree, {"value": 1, "children": [{"value": 2}]})
+    tree = structure_output(Tree, {"value": 1, "children": [{"value": 2}]}, CONVERTER)
     assert tree == Tree(1, [Tree(2)])
 
 
 def test_structure_output_typeddict() -> None:
-    assert structure_output(Movie, {"title": "Up"}) == {"title": "Up"}
+    assert structure_output(Movie, {"title": "Up"}, CONVERTER) == {"title": "Up"}
 
 
 def test_structure_output_unwraps_a_single_wrapper_object() -> None:
-    assert structure_output(Point, {"output": {"x": 1}}) == Point(1)
+    assert structure_output(Point, {"output": {"x": 1}}, CONVERTER) == Point(1)
 
 
 def test_structure_output_does_not_unwrap_a_real_field() -> None:
     with pytest.raises(ValueError, match="Forest"):
-        structure_output(Forest, {"trees": {"value": 1}})
+        structure_output(Forest, {"trees": {"value": 1}}, CONVERTER)
 
 
 @pytest.mark.parametrize(
@@ -308,4 +311,4 @@ def test_structure_output_does_not_unwrap_a_real_field() -> None:
 )
 def test_structure_output_failures_are_value_errors(data: Any) -> None:
     with pytest.raises(ValueError, match="Point"):
-        structure_output(Point, data)
+        structure_output(Point, data, CONVERTER)
