@@ -41,7 +41,7 @@ import logging
 import math
 import threading
 import typing
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -120,16 +120,20 @@ def _parse(line: bytes | bytearray | memoryview | str) -> tuple[Any, bool]:
         MessageDecodeError: the line is not JSON (after UTF-8 repair), nests too deeply, or
             holds ``NaN``/``Infinity``.
     """
-    text = bytes(line) if isinstance(line, (memoryview, bytearray)) else line
+    repaired = False
+    if isinstance(line, str):
+        text = line
+    else:
+        # Decoded here, strictly: the standard library decodes bytes with "surrogatepass",
+        # which would let UTF-8-encoded surrogates (invalid UTF-8) through as lone surrogates.
+        data = bytes(line)
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = data.decode("utf-8", "replace")
+            repaired = True
     try:
-        return _stdlib_loads(text), False
-    except UnicodeDecodeError:
-        pass
-    except ValueError as exc:
-        raise MessageDecodeError(line=_raw(line), reason=f"not JSON: {exc}") from None
-    assert not isinstance(text, str)
-    try:
-        return _stdlib_loads(bytes(text).decode("utf-8", "replace")), True
+        return _stdlib_loads(text), repaired
     except ValueError as exc:
         raise MessageDecodeError(line=_raw(line), reason=f"not JSON: {exc}") from None
 
@@ -380,7 +384,19 @@ class Codec:
         except TypeError:  # a required field with no stand-in value (a nested object)
             return None
 
-    def _lenient(self, cls: type, data: dict[str, Any]) -> Any:
+    def verified(self, frame: Any, line: bytes | bytearray | memoryview | str) -> Any:
+        """``frame``, or, when a field holds a value of the wrong JSON type (the decoders
+        do not check scalars), the same frame decoded field by field with that value kept in
+        ``extra`` and listed in ``decode_issues``. For the frames whose fields decide what the
+        session does (a result's ``is_error``, ``subtype``, ``result``)."""
+        if is_unknown(frame.__class__):
+            return frame
+        problems = _drift.field_problems(self._gen, frame)
+        if not problems:
+            return frame
+        return self._lenient(frame.__class__, loads(line), unfit=problems)
+
+    def _lenient(self, cls: type, data: dict[str, Any], unfit: Mapping[str, str] = EMPTY) -> Any:
         gen = self._gen
         prepare_class(cls)
         spec = gen.spec(cls)
@@ -407,7 +423,7 @@ class Codec:
                 continue
             value = data[wire]
             try:
-                held[a.name] = self._field_value(value, tp)
+                held[a.name] = self._field_value(value, tp, unfit.get(wire))
             except Exception as exc:  # cattrs raises groups: any failure means "does not fit"
                 issues.append(
                     f"{wire}: {type(value).__name__} does not fit ({type(exc).__name__}: {exc}); "
@@ -430,7 +446,9 @@ class Codec:
         object.__setattr__(obj, "__dict__", held)
         return obj
 
-    def _field_value(self, value: Any, tp: Any) -> Any:
+    def _field_value(self, value: Any, tp: Any, problem: str | None = None) -> Any:
+        if problem is not None:
+            raise TypeError(problem)
         if value is None:
             if admits_none(tp):
                 return None

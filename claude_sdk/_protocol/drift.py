@@ -21,7 +21,7 @@ import attrs
 from .._base import NOTES
 from .generate import TAG_NAMES, Generator, admits_none, field_types, is_unknown
 
-__all__ = ["drift"]
+__all__ = ["drift", "field_problems"]
 
 
 def drift(gen: Generator, obj: Any, path: str = "$") -> list[str]:
@@ -84,6 +84,22 @@ def _check(
             steps.append((f"{sub}: {problem}", None))
         steps.append((value, sub))
     todo.extend(reversed(steps))
+
+
+def field_problems(gen: Generator, obj: Any) -> dict[str, str]:
+    """Wire key -> what is wrong, for the fields of ``obj`` whose values do not fit their
+    declared types (shallow: a nested object is only checked to be of its class)."""
+    cls = obj.__class__
+    spec = gen.spec(cls)
+    ftypes = field_types(cls)
+    found: dict[str, str] = {}
+    for a in attrs.fields(cls):
+        if a.name in ("extra", "raw"):
+            continue
+        problem = _type_problem(gen, getattr(obj, a.name), ftypes[a.name])
+        if problem:
+            found[spec.wire_name(a.name)] = problem
+    return found
 
 
 def _type_problem(gen: Generator, value: Any, tp: Any) -> str | None:

@@ -292,6 +292,10 @@ class Protocol:
         if cls is m.CommandLifecycleMessage:
             self._on_lifecycle(frame)
             return None
+        if cls is m.ResultMessage:
+            # Its fields decide the turn's outcome (`is_error` a string would make `ask`
+            # raise): values of the wrong type are kept aside, not believed.
+            frame = self._codec.verified(frame, line)
         self.messages.append(frame)
         if cls is m.ResultMessage:
             self.results += 1
@@ -317,13 +321,15 @@ class Protocol:
 
     def _on_result(self, frame: m.ResultMessage) -> None:
         uuids = frame.user_message_uuids
+        one = frame.user_message_uuid
+        names = isinstance(uuids, list) or isinstance(one, str)
         if not isinstance(uuids, list):
-            one = frame.user_message_uuid
             uuids = [one] if isinstance(one, str) else []
-        ours = self._named_ours(uuids)
-        if ours:
+        if names:
+            # A result that names prompts settles ours among them (none: a turn of the CLI's
+            # own, or of prompts this session did not send).
             self._named = True
-            for u in ours:
+            for u in self._named_ours(uuids):
                 self._settle_prompt(u)
         elif not self._named and self._open:
             # A CLI that never names prompts: a result answers the oldest one.

@@ -242,6 +242,10 @@ class SessionCore:
                 self.failure_observed = True
                 raise clone(self.protocol.failure)
             if self.protocol.ended or self.reader_done.is_set():
+                # A cancellation of the scope around the session ends the reader too, and the
+                # reader wakes us on its way out: let a cancellation pending for this task win
+                # (asyncio delivers it at the next checkpoint) over "the output ended".
+                await self.primitives.checkpoint()
                 return
             event = self.data_event
             if event is None:

@@ -31,6 +31,8 @@ __all__ = ["MemoryConnection", "MemoryPeer", "MemoryTransport", "PeerFunction"]
 #: Exit code reported for a peer that was still running when the connection was torn down
 #: (what a real CLI killed by SIGTERM reports).
 TERMINATED = -15
+#: Seconds a peer runs after a teardown whose deadline has passed, before it is cancelled.
+TERMINATION = 0.05
 
 
 class _ReceiveBytes(anyio.abc.ByteReceiveStream):
@@ -180,18 +182,24 @@ class MemoryTransport(Transport):
         conn = MemoryConnection(peer, stdin_send, stdout_recv, spec, stderr)
         self.connections.append(conn)
 
+        # The peer lives like a process: a cancellation of the scope around the session does
+        # not reach it; only the teardown ends it (as SIGTERM ends a CLI), so it still reads
+        # what the SDK wrote before it left (an interrupt, on a hasty exit).
+        peer_scope = anyio.CancelScope(shield=True)
+
         async def run_peer() -> None:
-            try:
-                await self._peer_fn(peer)
-            except anyio.get_cancelled_exc_class():
-                with anyio.CancelScope(shield=True):
-                    await peer.exit(TERMINATED)
-                raise
-            except Exception as exc:  # a crashing CLI: exit 1, error on stderr
-                peer.write_stderr(f"{type(exc).__name__}: {exc}\n")
-                await peer.exit(1)
-                return
-            await peer.exit(0)
+            with peer_scope:
+                try:
+                    await self._peer_fn(peer)
+                except anyio.get_cancelled_exc_class():
+                    with anyio.CancelScope(shield=True):
+                        await peer.exit(TERMINATED)
+                    raise
+                except Exception as exc:  # a crashing CLI: exit 1, error on stderr
+                    peer.write_stderr(f"{type(exc).__name__}: {exc}\n")
+                    await peer.exit(1)
+                    return
+                await peer.exit(0)
 
         try:
             async with anyio.create_task_group() as tg:
@@ -205,8 +213,13 @@ class MemoryTransport(Transport):
                         # a peer past its deadline sees its stdin close before it is
                         # cancelled.
                         await conn.send_eof()
+                        # Past the deadline, the peer still gets a moment to run, as a real
+                        # process gets between SIGTERM and its death: it reads what the SDK
+                        # wrote last (an interrupt, on a hasty exit) before it is cancelled.
+                        end = max(end, anyio.current_time() + TERMINATION)
                         with anyio.CancelScope(deadline=end):
                             await peer.exited.wait()
+                    peer_scope.cancel()
                     tg.cancel_scope.cancel()
         finally:
             # Only once the peer is done: a peer woken by the end of its stdin but not yet
