@@ -16,8 +16,8 @@ Contract:
   ``UnknownMessage`` (with the raw dict and the error). So a ``result`` always decodes as a
   `ResultMessage`, and ends its turn.
 * Only a line that is not a JSON object raises `MessageDecodeError`: not JSON, nested deeper
-  than `MAX_DEPTH` levels, or holding ``NaN``/``Infinity`` (not JSON: refused on every path,
-  never decoded on one and refused on another). Invalid UTF-8 is not a reason: the line is
+  than `MAX_DEPTH` (500) levels, or holding ``NaN``/``Infinity`` (not JSON), refused on every
+  path, never decoded on one and refused on another. Invalid UTF-8 is not a reason: the line is
   decoded with U+FFFD in place of the bad bytes and the frame says so in ``decode_issues``.
 * Fields the model does not know are kept in ``extra`` (excluded from equality and repr)
   and written back by ``encode``. A decoded object's ``__dict__`` holds exactly the keys
@@ -62,9 +62,15 @@ __all__ = ["MAX_DEPTH", "Codec", "default_codec", "dumps", "loads"]
 
 logger = logging.getLogger("claude_sdk")
 
-#: The deepest nesting of arrays and objects a frame may have (orjson's own limit, applied on
-#: the standard library's path too).
-MAX_DEPTH = 1023
+#: The deepest nesting of arrays and objects a frame may have; a deeper one is refused, on
+#: every parse path. Far beyond anything the CLI writes (a few dozen levels at most), and low
+#: enough that nothing that walks a value recursively (the standard library's JSON, the slow
+#: paths of the codec) comes near Python's recursion limit (about 1,000 frames): a frame
+#: nested 1,000 levels deep is a skipped line, never a RecursionError.
+MAX_DEPTH = 500
+#: The shortest line that can nest deeper than `MAX_DEPTH` (an opening and a closing bracket
+#: a level): shorter lines are never walked.
+_DEEP_LINE = 2 * (MAX_DEPTH + 1)
 
 _NoneType = type(None)
 #: The message classes (a frame of one of these that does not fit is decoded field by field).
@@ -150,9 +156,19 @@ def loads(line: bytes | bytearray | memoryview | str) -> Any:
         MessageDecodeError: the text is not JSON.
     """
     try:
-        return orjson.loads(line)
+        data = orjson.loads(line)
     except orjson.JSONDecodeError:
         return _parse(line)[0]
+    if len(line) >= _DEEP_LINE:
+        _check_depth(data, line)
+    return data
+
+
+def _check_depth(data: Any, line: bytes | bytearray | memoryview | str) -> None:
+    if data.__class__ in (dict, list) and _depth_exceeds(data, MAX_DEPTH):
+        raise MessageDecodeError(
+            line=_raw(line), reason=f"not JSON the SDK reads: nested deeper than {MAX_DEPTH} levels"
+        )
 
 
 def _finite(value: Any) -> Any:
@@ -256,12 +272,16 @@ class Codec:
         known = self._known if expected is None else expected
         slow = self._decode_slow
         checked = self._checked
+        check_depth = _check_depth
+        deep_line = _DEEP_LINE
 
         def decode_frame(line: bytes | bytearray | memoryview | str) -> Any:
             try:
                 data = orjson_loads(line)
             except orjson.JSONDecodeError:
                 return slow(line, None, expected)
+            if len(line) >= deep_line:  # only such a line can nest too deeply
+                check_depth(data, line)
             # The hot path: an object of a known type that fits its class.
             try:
                 frame = frame_fns[data["type"]](data)
@@ -576,7 +596,27 @@ def _fresh(data: Any) -> Any:
     try:
         return orjson.loads(orjson.dumps(data))
     except (TypeError, orjson.JSONDecodeError):
-        return copy.deepcopy(data)
+        return _copy_containers(data)
+
+
+def _copy_containers(data: Any) -> Any:
+    """A copy of every dict and list in ``data`` (anything else is shared), without recursion:
+    orjson refuses to write values nested deeper than 254 levels, and ``copy.deepcopy`` would
+    recurse once a level."""
+    root = [data]
+    todo: list[Any] = [root]
+    while todo:
+        container = todo.pop()
+        items = container.items() if container.__class__ is dict else enumerate(container)
+        for key, value in list(items):
+            cls = value.__class__
+            if cls is dict:
+                container[key] = value = dict(value)
+                todo.append(value)
+            elif cls is list:
+                container[key] = value = list(value)
+                todo.append(value)
+    return root[0]
 
 
 _DEFAULT: list[Codec] = []

@@ -301,44 +301,61 @@ class Generator:
         return fn(obj)
 
     def unstructure_any(self, value: Any) -> Any:
-        """Unstructure a value whose class is only known at run time."""
+        """Unstructure a value whose class is only known at run time.
+
+        Without recursion: a JSON value held in an ``Any`` field may nest as deep as the
+        parser allows, deeper than Python's call stack goes (a comprehension a level).
+        """
         cls = value.__class__
         if cls in _SCALARS:
             return value
-        if cls is list:
-            return [self.unstructure_any(v) for v in value]
-        if cls is dict:
-            return {k: self.unstructure_any(v) for k, v in value.items()}
-        if attrs.has(cls):
-            return self.unstructure(value)
-        if isinstance(value, enum.Enum):
-            return value.value
-        if isinstance(value, Mapping):
-            return {k: self.unstructure_any(v) for k, v in value.items()}
-        if isinstance(value, (tuple, list)):
-            return [self.unstructure_any(v) for v in value]
-        return self.converter.unstructure(value)
+        holder: list[Any] = [None]
+        todo: list[tuple[Any, Any, Any]] = [(holder, 0, value)]
+        new: Any
+        while todo:
+            target, key, item = todo.pop()
+            cls = item.__class__
+            if cls in _SCALARS:
+                target[key] = item
+            elif cls is dict or (isinstance(item, Mapping) and not attrs.has(cls)):
+                new = target[key] = dict.fromkeys(item)  # keys in their order
+                todo.extend((new, k, x) for k, x in item.items())
+            elif cls is list or cls is tuple or isinstance(item, (list, tuple)):
+                new = target[key] = [None] * len(item)
+                todo.extend((new, i, x) for i, x in enumerate(item))
+            elif attrs.has(cls):
+                target[key] = self.unstructure(item)
+            elif isinstance(item, enum.Enum):
+                target[key] = item.value
+            else:
+                target[key] = self.converter.unstructure(item)
+        return holder[0]
 
     def restore(self, value: Any) -> Any:
         """JSON data that a decoder left half converted, as it came (in place where it can be).
 
         Encoding is lossless, so every object a decoder made is turned back into its dict; a
         level whose decoder failed had not been changed yet (reads come before writes).
+        Without recursion, as `unstructure_any`.
         """
         cls = value.__class__
-        if cls is dict:
-            for k, v in value.items():
-                if v.__class__ not in _SCALARS:
-                    value[k] = self.restore(v)
+        if cls in _SCALARS:
             return value
-        if cls is list:
-            for i, v in enumerate(value):
-                if v.__class__ not in _SCALARS:
-                    value[i] = self.restore(v)
-            return value
-        if cls in _SCALARS or not attrs.has(cls):
-            return value
-        return self.unstructure(value)
+        if cls is not dict and cls is not list:
+            return self.unstructure(value) if attrs.has(cls) else value
+        todo: list[Any] = [value]
+        while todo:
+            container = todo.pop()
+            items = container.items() if container.__class__ is dict else enumerate(container)
+            for k, v in list(items):
+                vcls = v.__class__
+                if vcls in _SCALARS:
+                    continue
+                if vcls is dict or vcls is list:
+                    todo.append(v)
+                elif attrs.has(vcls):
+                    container[k] = self.unstructure(v)
+        return value
 
     # -- names in the namespace ---------------------------------------------------------------
 

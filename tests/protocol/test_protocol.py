@@ -194,6 +194,23 @@ def test_a_line_that_is_not_a_frame_is_skipped_and_the_stream_goes_on(bad: bytes
     assert p.lines_undecodable == 1
 
 
+@pytest.mark.parametrize(("depth", "kept"), [(500, True), (501, False), (1000, False)])
+@pytest.mark.parametrize("compact", [True, False], ids=["consumer-path", "reader-path"])
+def test_the_depth_limit_is_the_same_on_every_path(depth: int, kept: bool, compact: bool) -> None:
+    """500 levels in all are read; deeper is a skipped line, on the path of the lines the
+    consumer decodes and on the reader's alike (and 1,000 levels or more always is)."""
+    p = Protocol()
+    head = b'{"type":"assistant",' if compact else b'{"type": "assistant", '
+    frame = head + b'"message":{"id":"m","type":"message","role":"assistant","model":"x",'
+    frame += b'"content":[]},"deep":' + b"[" * (depth - 1) + b"]" * (depth - 1) + b"}"
+    p.receive_lines([frame, result()])
+    got = drain(p)
+    assert [type(m) for m in got] == ([AssistantMessage] if kept else []) + [ResultMessage]
+    assert p.lines_undecodable == (0 if kept else 1)
+    if kept:
+        assert wire.decode(wire.encode(got[0])) == got[0]  # and it encodes back
+
+
 def test_a_result_that_does_not_fit_still_ends_its_turn() -> None:
     p = Protocol()
     p.send_prompt(UserMessage.prompt("hi"))
