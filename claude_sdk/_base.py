@@ -233,9 +233,7 @@ def replace(obj: Any, **changes: Any) -> Any:
     to None is held too, as an explicit null). About ten times faster; the host's answer to
     every permission request is made this way.
     """
-    cls = type(obj)
-    prepare_class(cls)
-    copy = object.__new__(cls)
+    copy = object.__new__(type(obj))  # its class is prepared: ``obj`` was made
     object.__setattr__(copy, "__dict__", {**obj.__dict__, **changes})
     return copy
 

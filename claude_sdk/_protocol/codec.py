@@ -164,7 +164,21 @@ def loads(line: bytes | bytearray | memoryview | str) -> Any:
     return data
 
 
+#: Lines up to this long count their brackets before walking (one C scan of a few KiB costs
+#: less than a walk of the containers; beyond it the walk, linear in containers, is cheaper).
+_COUNT_BRACKETS = 64 * 1024
+
+
 def _check_depth(data: Any, line: bytes | bytearray | memoryview | str) -> None:
+    """Raise when ``data`` (parsed from ``line``) nests deeper than `MAX_DEPTH`."""
+    if len(line) <= _COUNT_BRACKETS and not isinstance(line, memoryview):
+        # Nesting N levels takes N opening brackets (some may sit inside strings: the count
+        # is an upper bound), so a line with few brackets cannot be too deep.
+        if isinstance(line, str):
+            if line.count("{") + line.count("[") <= MAX_DEPTH:
+                return
+        elif line.count(b"{") + line.count(b"[") <= MAX_DEPTH:
+            return
     if data.__class__ in (dict, list) and _depth_exceeds(data, MAX_DEPTH):
         raise MessageDecodeError(
             line=_raw(line), reason=f"not JSON the SDK reads: nested deeper than {MAX_DEPTH} levels"
@@ -232,6 +246,7 @@ class Codec:
     def __init__(self, schema: Schema) -> None:
         self.schema = schema
         self._gen = Generator(schema)
+        self._fit_checks: dict[type, Callable[[Any], bool]] = {}
         frame_entry = (
             self._gen.union_entry(schema.frame_union) if schema.frame_union is not None else None
         )
@@ -409,12 +424,24 @@ class Codec:
         do not check scalars), the same frame decoded field by field with that value kept in
         ``extra`` and listed in ``decode_issues``. For the frames whose fields decide what the
         session does (a result's ``is_error``, ``subtype``, ``result``)."""
-        if is_unknown(frame.__class__):
+        cls = frame.__class__
+        check = self._fit_checks.get(cls)
+        if check is None:
+            if is_unknown(cls):
+                return frame
+            check = self._fit_check(cls)
+        if check(frame):
             return frame
         problems = _drift.field_problems(self._gen, frame)
         if not problems:
             return frame
         return self._lenient(frame.__class__, loads(line), unfit=problems)
+
+    def _fit_check(self, cls: type) -> Callable[[Any], bool]:
+        check = self._fit_checks.get(cls)
+        if check is None:
+            check = self._fit_checks[cls] = _drift.fit_check(self._gen, cls)
+        return check
 
     def _lenient(self, cls: type, data: dict[str, Any], unfit: Mapping[str, str] = EMPTY) -> Any:
         gen = self._gen
@@ -518,8 +545,11 @@ class Codec:
         (the host answers every permission request and hook this way: it is a hot path).
         """
         keys = self._envelopes or self._envelope_keys()
-        data = self.unstructure(body) if attrs.has(body.__class__) else body
-        return dumps({keys[0]: keys[1], keys[2]: {**keys[3], keys[4]: request_id, keys[5]: data}})
+        cls = body.__class__
+        if cls is not dict:
+            fn = self._gen.unstructure_fns.get(cls)
+            body = fn(body) if fn is not None else self.unstructure(body)
+        return dumps({keys[0]: keys[1], keys[2]: {**keys[3], keys[4]: request_id, keys[5]: body}})
 
     def error_line(self, request_id: str, error: str, code: str | None = None) -> bytes:
         """The line of a ``control_response`` that answers ``request_id`` with an error."""
@@ -545,6 +575,10 @@ class Codec:
         )
         return self._envelopes
 
+    def wire_name(self, cls: type, field: str) -> str:
+        """The wire key of ``cls``'s field ``field`` (``updated_input`` -> ``updatedInput``)."""
+        return self._gen.spec(cls).wire_name(field)
+
     @property
     def converter(self) -> cattrs.Converter:
         """A cattrs converter that knows the schema's classes (made on first use)."""
@@ -558,8 +592,11 @@ class Codec:
         """What the model does not know about a decoded value (see ``_protocol.drift``)."""
         return _drift.drift(self._gen, obj, path)
 
-    def warm_up(self, decode: Iterable[type], encode: Iterable[type] = ()) -> None:
-        """Generate the decoders of ``decode`` and the encoders of ``encode`` now.
+    def warm_up(
+        self, decode: Iterable[type], encode: Iterable[type] = (), verify: Iterable[type] = ()
+    ) -> None:
+        """Generate the decoders of ``decode``, the encoders of ``encode`` and the checks
+        `verified` runs on ``verify`` now.
 
         The session calls it while the CLI starts, so that the first frames do not wait for
         the code generation (a few milliseconds in a fresh process).
@@ -569,6 +606,8 @@ class Codec:
             self._gen.structure_fn(cls)
         for cls in encode:
             self._gen.unstructure_fn(cls)
+        for cls in verify:
+            self._fit_check(cls)
 
     # -- what the generator knows (for tests and tools) ---------------------------------------
 

@@ -21,7 +21,9 @@ import attrs
 from .._base import NOTES
 from .generate import TAG_NAMES, Generator, admits_none, field_types, is_unknown
 
-__all__ = ["drift", "field_problems"]
+__all__ = ["drift", "field_problems", "fit_check"]
+
+_NoneType = type(None)
 
 
 def drift(gen: Generator, obj: Any, path: str = "$") -> list[str]:
@@ -100,6 +102,121 @@ def field_problems(gen: Generator, obj: Any) -> dict[str, str]:
         if problem:
             found[spec.wire_name(a.name)] = problem
     return found
+
+
+def fit_check(gen: Generator, cls: type) -> typing.Callable[[Any], bool]:
+    """A function telling, fast, whether every field of an instance of ``cls`` fits its type:
+    true exactly when `field_problems` would find nothing (it says what, on the slow path).
+
+    Built once per class from the same rules as `_type_problem` and compiled into one function
+    (a None in an optional field, the usual value, costs one comparison)."""
+    ftypes = field_types(cls)
+    ns: dict[str, Any] = {}
+    lines = ["def check(obj):"]
+    for a in attrs.fields(cls):
+        if a.name in ("extra", "raw"):
+            continue
+        tp = ftypes[a.name]
+        if tp is Any or tp is object:
+            continue
+        inner = _fits_value(gen, tp)
+        optional = admits_none(tp)
+        if inner is None and optional:
+            continue
+        lines.append(f"    v = obj.{a.name}")
+        core = _core(tp)
+        scalar = _SCALAR_TESTS.get(core) if isinstance(core, type) else None
+        if scalar is not None:  # inline: most fields are scalars
+            none = "v is not None and " if optional else ""
+            lines.append(f"    if {none}not {scalar}: return False")
+            continue
+        if inner is None:
+            lines.append("    if v is None: return False")
+            continue
+        pred = ns[f"p{len(ns)}"] = inner
+        name = f"p{len(ns) - 1}"
+        if optional:
+            lines.append(f"    if v is not None and not {name}(v): return False")
+        elif pred(None):  # it takes None: `_type_problem` does not
+            lines.append(f"    if v is None or not {name}(v): return False")
+        else:
+            lines.append(f"    if not {name}(v): return False")
+    lines.append("    return True")
+    local: dict[str, Any] = {}
+    exec(compile("\n".join(lines), f"<claude_sdk fit check {cls.__qualname__}>", "exec"), ns, local)
+    return typing.cast("typing.Callable[[Any], bool]", local["check"])
+
+
+#: Inline tests of the scalar types (as `_type_problem` judges them) for `fit_check`.
+_SCALAR_TESTS = {
+    str: "isinstance(v, str)",
+    bool: "v.__class__ is bool",
+    int: "(isinstance(v, int) and v.__class__ is not bool)",
+    float: "(isinstance(v, (int, float)) and v.__class__ is not bool)",
+}
+
+
+def _core(tp: Any) -> Any:
+    """``tp`` without ``None`` when that leaves one type (``int | None`` -> ``int``)."""
+    if typing.get_origin(tp) in (typing.Union, types.UnionType):
+        rest = [a for a in typing.get_args(tp) if a is not _NoneType]
+        return rest[0] if len(rest) == 1 else tp
+    return tp
+
+
+def _fits(gen: Generator, tp: Any) -> typing.Callable[[Any], bool] | None:
+    """A predicate for "a JSON value fits ``tp``" as `_type_problem` judges it; None when any
+    value fits."""
+    if tp is Any or tp is object:
+        return None
+    inner = _fits_value(gen, tp)
+    if admits_none(tp):
+        if inner is None:
+            return None
+        return lambda v: v is None or inner(v)
+    if inner is None:
+        return lambda v: v is not None
+    if not inner(None):
+        return inner  # it refuses None itself
+    return lambda v: v is not None and inner(v)
+
+
+def _fits_value(gen: Generator, tp: Any) -> typing.Callable[[Any], bool] | None:
+    """Like `_fits` for a value known not to be None."""
+    origin = typing.get_origin(tp)
+    args = typing.get_args(tp)
+    if origin is typing.Annotated:
+        return _fits(gen, args[0])
+    if origin is Literal:
+        return lambda v: v in args
+    if origin in (typing.Union, types.UnionType):
+        if gen.union_entry(tp) is not None:
+            return None
+        # The value is not None here: the None alternative is `_fits`'s to judge.
+        preds = [_fits_value(gen, a) for a in args if a is not _NoneType]
+        if not preds or any(p is None for p in preds):
+            return None
+        alternatives = tuple(p for p in preds if p is not None)
+        if len(alternatives) == 1:
+            return alternatives[0]
+        return lambda v: any(p(v) for p in alternatives)
+    if origin in (list, typing.Sequence):
+        item = _fits(gen, args[0]) if args else None
+        if item is None:
+            return lambda v: isinstance(v, list)
+        return lambda v: isinstance(v, list) and all(map(item, v))
+    if origin in (dict, Mapping):
+        value = _fits(gen, args[1]) if len(args) == 2 else None
+        if value is None:
+            return lambda v: isinstance(v, Mapping)
+        return lambda v: isinstance(v, Mapping) and all(map(value, v.values()))
+    if isinstance(tp, type):
+        if tp is float:
+            return lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)
+        if tp is int:
+            return lambda v: isinstance(v, int) and not isinstance(v, bool)
+        return lambda v: isinstance(v, tp)
+    return None
 
 
 def _type_problem(gen: Generator, value: Any, tp: Any) -> str | None:

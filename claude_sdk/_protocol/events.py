@@ -40,7 +40,8 @@ class InboundRequest:
 
     It is both the event and the protocol's record of the request: its ``state`` moves from
     `PENDING` to `ANSWERED` (by `Protocol.answer` / `Protocol.reject`) or to `WITHDRAWN` (by
-    the CLI), exactly once. ``handle`` is the driver's, to keep what it runs the request in.
+    the CLI), exactly once. ``handle`` is the driver's, to keep what it runs the request in;
+    a driver may also give the protocol a subclass (``Protocol(request_class=...)``).
 
     Attributes:
         request_id: the CLI's id of the request.

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
-from .._base import EMPTY, prepare_class, tag_keys
+from .._base import EMPTY, field_names, prepare_class, tag_keys
 from .schema import DEFAULT_SPEC, Schema, UnionSpec, WireSpec
 
 if TYPE_CHECKING:
@@ -738,12 +738,18 @@ class Generator:
         spec = self.spec(cls)
         ftypes = field_types(cls)
         tags = self.class_tags(cls)
+        tag_keys(cls, frozenset(tags))
+        # ``o.extra`` inlined: an explicit ``extra``, else the keys that are not fields (none,
+        # for a value built in Python: checked in C).
+        known = self._bind(field_names(cls), "known")
         lines = [
             "def unstructure(o):",
             "    od = o.__dict__",
             "    if not od:",  # nothing held: only the tags (HookOutput(), PermissionAllow())
             f"        return {tags!r}",
-            "    e = o.extra",
+            "    e = od.get('extra')",
+            f"    if e is None and not od.keys() <= {known}:",
+            f"        e = {{k: x for k, x in od.items() if k not in {known}}}",
             "    d = dict(e) if e else {}",
         ]
         lines += [f"    d[{key!r}] = {value!r}" for key, value in tags.items()]

@@ -51,10 +51,9 @@ import uuid
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final
 
-import attrs
-
 from .. import control as c
 from .. import messages as m
+from .._base import replace
 from ..errors import (
     ControlRequestError,
     LineTooLongError,
@@ -118,19 +117,28 @@ def _first_type(line: bytes) -> bytes | None:
     return None
 
 
-_TYPE_BYTES: dict[type, bytes] = {}
+_PREFIXES: dict[type, bytes] = {}
 
 
-def _type_of(frame: Any) -> bytes:
-    """The ``type`` a decoded frame was dispatched on, as bytes."""
+def _prefix_of(frame: Any) -> bytes:
+    """How a line of ``frame``'s kind begins in the compact form (``{"type":"<tag>"``)."""
     cls = frame.__class__
-    tag = _TYPE_BYTES.get(cls)
-    if tag is None:
+    prefix = _PREFIXES.get(cls)
+    if prefix is None:
         value = getattr(frame, "type", None)
-        tag = value.encode() if isinstance(value, str) else b""
+        tag = value.encode() if isinstance(value, str) else b"\x00"
+        prefix = b'{"type":"' + tag + b'"'
         if cls is not m.UnknownMessage:
-            _TYPE_BYTES[cls] = tag
-    return tag
+            _PREFIXES[cls] = prefix
+    return prefix
+
+
+def _second_type(line: bytes, frame: Any) -> bytes | None:
+    """The line's first ``type`` when a second one made it decode as another kind, else None."""
+    prefix = _PREFIXES.get(frame.__class__) or _prefix_of(frame)
+    if line.startswith(prefix):
+        return None
+    return _first_type(line)
 
 
 class Protocol:
@@ -140,6 +148,8 @@ class Protocol:
         codec: the codec to decode and encode with (the default codec of the CLI's wire).
         defer_messages: leave the lines of consumer-only messages undecoded in ``messages``
             (the driver turns it off when it must see every message as it arrives).
+        request_class: the class of the records of the CLI's requests: `InboundRequest`, or
+            a subclass in which the driver keeps what it serves a request with.
 
     Attributes:
         messages: what the consumer reads, in order: frames, and message lines not decoded
@@ -153,10 +163,18 @@ class Protocol:
         lines_undecodable: lines that were not frames (logged, skipped).
         failure: the error that ended the stream (`StreamFailed`, or the exit status).
         ended: the end of stream was received.
+        delivered: `receive_lines` queued messages since the driver last set it to False.
     """
 
-    def __init__(self, codec: Codec | None = None, *, defer_messages: bool = True) -> None:
+    def __init__(
+        self,
+        codec: Codec | None = None,
+        *,
+        defer_messages: bool = True,
+        request_class: type[InboundRequest] = InboundRequest,
+    ) -> None:
         self._codec = codec if codec is not None else default_codec()
+        self._request_class = request_class
         self._decode = self._codec.decode_frame
         self.decode_message: Callable[[bytes], Any] = self._codec.frame_decoder(
             expect=_DEFERRED_CLASSES
@@ -184,6 +202,8 @@ class Protocol:
         self.failure: BaseException | None = None
         self.ended = False
         self.closing = False
+        #: `receive_lines` queued messages since the driver last cleared it.
+        self.delivered = False
 
     # -- what the state says -------------------------------------------------------------
 
@@ -231,14 +251,18 @@ class Protocol:
                 every = False
             if every:
                 messages.extend(lines)
+                self.delivered = True
                 return _NO_EVENTS
+        before = len(messages)
         events: Sequence[Any] = _NO_EVENTS
         decode = self._decode
         special = _SPECIAL
+        prefixes = _PREFIXES
         for line in lines:
             if line.__class__ is not bytes:
                 if isinstance(line, LineTooLongError):
                     self.failure = line
+                    self.delivered = self.delivered or len(messages) != before
                     return [*events, StreamFailed(line)]
                 continue  # pragma: no cover  (the framing gives bytes or errors)
             if deferred and line.startswith(deferred):
@@ -249,23 +273,29 @@ class Protocol:
             except MessageDecodeError as exc:
                 self.skip_line(exc)
                 continue
-            first = _first_type(line)
-            if first is not None and first != _type_of(frame):
-                # A second ``type`` key: the line is refused, as it is when it was routed by
-                # its first one (`decode_message`).
-                self.skip_line(
-                    MessageDecodeError(
-                        line=line,
-                        reason=f"the line decodes as {type(frame).__name__}, not the kind its "
-                        f"first 'type' key names ({first.decode(errors='replace')!r})",
+            cls = frame.__class__
+            prefix = prefixes.get(cls)
+            if (prefix is None or not line.startswith(prefix)) and line.startswith(b'{"type":"'):
+                first = _second_type(line, frame)
+                if first is not None:
+                    # A second ``type`` key: the line is refused, as it is when it was routed
+                    # by its first one (`decode_message`).
+                    self.skip_line(
+                        MessageDecodeError(
+                            line=line,
+                            reason=f"the line decodes as {cls.__name__}, not the kind its "
+                            f"first 'type' key names ({first.decode(errors='replace')!r})",
+                        )
                     )
-                )
-                continue
-            if frame.__class__ not in special:
+                    continue
+            if cls not in special:
                 messages.append(frame)
                 continue
             try:
-                event = self._special(frame, line)
+                if cls is c.ControlRequest:  # the usual one: no call in between
+                    event = self._on_request(frame.request_id, frame.request)
+                else:
+                    event = self._special(frame, line)
             except Exception:  # a bug of ours must not end the stream: say so loudly
                 logger.exception("could not act on a frame from the CLI: %r", line[:200])
                 self.lines_undecodable += 1
@@ -275,6 +305,8 @@ class Protocol:
                     events = []
                 assert isinstance(events, list)
                 events.append(event)
+        if len(messages) != before:
+            self.delivered = True
         return events
 
     def _special(self, frame: Any, line: bytes) -> Any:
@@ -380,7 +412,7 @@ class Protocol:
         if request_id in self._inbound:
             logger.warning("ignored a duplicate control request %s", request_id)
             return None
-        record = self._inbound[request_id] = InboundRequest(request_id, request)
+        record = self._inbound[request_id] = self._request_class(request_id, request)
         return record
 
     def _on_cancel(self, request_id: Any) -> Withdrawn | None:
@@ -553,7 +585,7 @@ class Protocol:
         prompt = message.uuid
         if not isinstance(prompt, str):
             prompt = str(uuid.uuid4())
-            message = attrs.evolve(message, uuid=prompt)
+            message = replace(message, uuid=prompt)
             self._made.add(prompt)
         line = self._encode(message)
         self.prompts_sent += 1
@@ -586,9 +618,12 @@ class Protocol:
     def answer(self, request: InboundRequest, body: Any) -> bytes | None:
         """The line answering ``request`` with ``body`` (a model value, a dict or None), or
         None when nothing may be written (withdrawn, or answered already)."""
-        if not self._settle(request):
+        request_id = request.request_id
+        if request.state != PENDING or self._inbound.get(request_id) is not request:
             return None
-        return self._answer_line(request.request_id, body)
+        del self._inbound[request_id]
+        request.state = ANSWERED
+        return self._answer_line(request_id, body)
 
     def reject(self, request: InboundRequest, error: str, code: str | None = None) -> bytes | None:
         """The line answering ``request`` with an error, or None (see `answer`)."""

@@ -25,6 +25,7 @@ import anyio.abc
 
 from .. import control as c
 from .._lowlevel import Primitives
+from .._protocol.codec import default_codec
 from .._protocol.protocol import Protocol
 from ..errors import (
     ControlTimeoutError,
@@ -33,6 +34,7 @@ from ..errors import (
 )
 from ..options import Options
 from ..telemetry import Telemetry
+from .serving import Serving
 
 if TYPE_CHECKING:
     from .._mcp_bridge import McpBridge
@@ -85,7 +87,10 @@ class SessionCore:
         self.hooks = dict(hooks)
         self.tg = task_group
         self.telemetry = telemetry
-        self.protocol = Protocol(defer_messages=not telemetry.enabled)
+        self.codec = default_codec()
+        self.protocol = Protocol(
+            self.codec, defer_messages=not telemetry.enabled, request_class=Serving
+        )
         self.primitives = Primitives()
         self.waiters: dict[str, Waiter] = {}
         self.bridges: dict[str, McpBridge] = {}
@@ -261,11 +266,10 @@ class SessionCore:
                 await event.wait()
 
     def callback_finished(self) -> None:
-        """An inbound handler is done: the CLI owes us output again from now."""
-        self.callbacks_running -= 1
-        if self.options.inactivity_timeout is not None:
-            self.last_activity = anyio.current_time()
-            self.wake_consumers()  # to restart its clock
+        """An inbound handler is done, with ``inactivity_timeout`` set: the CLI owes us
+        output again from now (the worker has counted it out of `callbacks_running`)."""
+        self.last_activity = anyio.current_time()
+        self.wake_consumers()  # to restart its clock
 
     async def wait_until_idle(self) -> bool:
         """Wait until every prompt is settled and the CLI reports ``idle`` (see Protocol)."""

@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Any, Final
 import anyio
 
 from .. import control as c
-from .._base import replace
 from .._protocol.events import InboundRequest
 from ..hooks import (
     AsyncHookOutput,
@@ -39,6 +38,7 @@ from ..hooks import (
 from ..permissions import PermissionAllow, PermissionDeny, ToolPermissionContext
 
 if TYPE_CHECKING:
+    from .._protocol.codec import Codec
     from .core import SessionCore
 
 __all__ = ["NO_ANSWER", "RejectedError", "describe", "dispatch", "jsonrpc_error"]
@@ -75,7 +75,9 @@ async def dispatch(core: SessionCore, record: InboundRequest) -> Any:
     request = record.request
     cls = request.__class__
     if cls is c.CanUseToolRequest:
-        return await _permission(core, request, record)
+        if core.telemetry.enabled:
+            return await _permission_traced(core, request, record)
+        return await _decide(core, request, record)
     if cls is c.HookCallbackRequest:
         return await _hook(core, request, record)
     if cls is c.McpMessageRequest:
@@ -116,22 +118,21 @@ async def _call(callback: Any, seconds: float | None, *args: Any) -> Any:
 # -- can_use_tool ----------------------------------------------------------------------
 
 
-async def _permission(
+async def _permission_traced(
     core: SessionCore, request: c.CanUseToolRequest, record: InboundRequest
 ) -> Any:
     telemetry = core.telemetry
-    if not telemetry.enabled:
-        return await _decide(core, request, record)
     name = f"claude_sdk.permission {request.tool_name}"
     with telemetry.span(name, tool=request.tool_name) as span:
         answer = await _decide(core, request, record)
-        telemetry.set(span, behavior=answer.behavior)
+        behavior = answer.get("behavior") if isinstance(answer, dict) else answer.behavior
+        telemetry.set(span, behavior=behavior)
         return answer
 
 
 async def _decide(
     core: SessionCore, request: c.CanUseToolRequest, record: InboundRequest
-) -> PermissionAllow | PermissionDeny:
+) -> PermissionAllow | PermissionDeny | dict[str, Any]:
     callback = core.options.can_use_tool
     if callback is None:
         return PermissionDeny(message="no can_use_tool callback is configured in the SDK")
@@ -144,11 +145,15 @@ async def _decide(
             agent_id=request.agent_id,
             request_id=record.request_id,
             request=request,
-            cancel_scope=record.handle,
+            cancel_scope=record,
         )
-        result = await _call(
-            callback, core.options.callback_timeout, request.tool_name, dict(request.input), context
-        )
+        seconds = core.options.callback_timeout
+        if seconds is None:  # the usual case: no call in between (a round trip's hot path)
+            result = callback(request.tool_name, dict(request.input), context)
+            if result.__class__ is _Coroutine or inspect.isawaitable(result):
+                result = await result
+        else:
+            result = await _call(callback, seconds, request.tool_name, dict(request.input), context)
     except Exception as exc:
         # Fail closed: a callback that raises or times out denies the tool.
         logger.warning("can_use_tool for %s failed: %r; denying", request.tool_name, exc)
@@ -156,8 +161,12 @@ async def _decide(
     if isinstance(result, PermissionAllow):
         if result.updated_input is None:
             # The official SDKs always send the input to run with: the original when unchanged.
-            allow: PermissionAllow = replace(result, updated_input=request.input)
-            return allow
+            # Added to the encoded answer (the key from the model's spec) rather than to a
+            # copy of the answer: this is the hot path of every permission round trip.
+            codec = core.codec
+            body: dict[str, Any] = codec.unstructure(result)
+            body[_updated_input_key(codec)] = request.input
+            return body
         return result
     if isinstance(result, PermissionDeny):
         return result
@@ -165,6 +174,15 @@ async def _decide(
         message=f"permission callback returned {type(result).__name__}, "
         "not PermissionAllow or PermissionDeny"
     )
+
+
+_UPDATED_INPUT: list[str] = []
+
+
+def _updated_input_key(codec: Codec) -> str:
+    if not _UPDATED_INPUT:
+        _UPDATED_INPUT.append(codec.wire_name(PermissionAllow, "updated_input"))
+    return _UPDATED_INPUT[0]
 
 
 # -- hook_callback -----------------------------------------------------------------------

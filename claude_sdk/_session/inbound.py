@@ -20,54 +20,19 @@ from typing import TYPE_CHECKING, Final
 
 import anyio
 
-from .._protocol.events import PENDING, WITHDRAWN, InboundRequest
+from .._protocol.events import PENDING
 from .handlers import NO_ANSWER, RejectedError, describe, dispatch
+from .serving import Serving
 
 if TYPE_CHECKING:
     from .core import SessionCore
 
-__all__ = ["IDLE_WORKERS", "InboundWorkers", "Serving"]
+__all__ = ["IDLE_WORKERS", "InboundWorkers"]
 
 logger = logging.getLogger("claude_sdk")
 
 #: Inbound-request workers kept waiting for the next request.
 IDLE_WORKERS: Final = 4
-
-
-class Serving:
-    """A request's handle while it is served (``InboundRequest.handle``).
-
-    It is also what a permission callback gets as ``context.cancel_scope``: the worker runs
-    handlers in a cancel scope shared by several requests, so the context gets this
-    per-request view of it instead.
-    """
-
-    __slots__ = ("host_cancelled", "record", "scope", "started")
-
-    def __init__(self, record: InboundRequest) -> None:
-        self.record = record
-        #: A worker has taken it.
-        self.started = False
-        #: ``cancel()`` was called while the handler ran.
-        self.host_cancelled = False
-        #: The cancel scope its handler runs in, while it runs.
-        self.scope: anyio.CancelScope | None = None
-
-    @property
-    def withdrawn(self) -> bool:
-        """The CLI withdrew the request (``control_cancel_request``)."""
-        return self.record.state == WITHDRAWN
-
-    @property
-    def cancel_called(self) -> bool:
-        """True once the handler was cancelled (by the CLI or by `cancel`)."""
-        return self.withdrawn or self.host_cancelled
-
-    def cancel(self) -> None:
-        """Cancel the handler if it is still running (the CLI gets an error answer)."""
-        if self.scope is not None and not self.cancel_called:
-            self.host_cancelled = True
-            self.scope.cancel()
 
 
 class _Slot:
@@ -77,7 +42,7 @@ class _Slot:
 
     def __init__(self) -> None:
         self.event: anyio.Event | None = None
-        self.record: InboundRequest | None = None
+        self.record: Serving | None = None
 
 
 class InboundWorkers:
@@ -87,9 +52,8 @@ class InboundWorkers:
         self._core = core
         self._idle: list[_Slot] = []
 
-    def hand(self, record: InboundRequest) -> None:
+    def hand(self, record: Serving) -> None:
         """Serve ``record`` (called by the reader)."""
-        record.handle = Serving(record)
         self._core.callbacks_running += 1
         idle = self._idle
         if idle:
@@ -101,19 +65,12 @@ class InboundWorkers:
             self._core.tg.start_soon(self._work, record)
 
     @staticmethod
-    def started(record: InboundRequest) -> bool:
-        """A worker has taken ``record``."""
-        serving: Serving = record.handle
-        return serving.started
-
-    @staticmethod
-    def withdraw(record: InboundRequest) -> None:
+    def withdraw(record: Serving) -> None:
         """The CLI withdrew ``record``: cancel its handler if it runs (nothing is written)."""
-        serving: Serving | None = record.handle
-        if serving is not None and serving.scope is not None:
-            serving.scope.cancel()
+        if record.scope is not None:
+            record.scope.cancel()
 
-    async def _work(self, record: InboundRequest) -> None:
+    async def _work(self, record: Serving) -> None:
         """Serve requests until enough other workers are idle (see `IDLE_WORKERS`)."""
         slot = _Slot()
         while True:
@@ -147,10 +104,10 @@ class InboundWorkers:
             raise
         return True
 
-    async def _serve(self, record: InboundRequest, scope: anyio.CancelScope) -> None:
+    async def _serve(self, record: Serving, scope: anyio.CancelScope) -> None:
         core = self._core
         protocol = core.protocol
-        serving: Serving = record.handle
+        serving = record
         serving.started = True
         line: bytes | None = None
         try:
@@ -176,7 +133,9 @@ class InboundWorkers:
                 line = protocol.reject(record, f"the {record.subtype} handler was cancelled")
         finally:
             serving.scope = None
-            core.callback_finished()
+            core.callbacks_running -= 1
+            if core.options.inactivity_timeout is not None:
+                core.callback_finished()
         if line is None:
             return  # withdrawn by the CLI (send nothing), or deliberately unanswered
         try:

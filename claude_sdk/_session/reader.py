@@ -23,13 +23,13 @@ import anyio
 from .._protocol.events import (
     Answer,
     Ended,
-    InboundRequest,
     StateChanged,
     StreamFailed,
     TurnEnded,
     Withdrawn,
 )
 from ..messages import AssistantMessage, ResultMessage, ToolResultBlock, ToolUseBlock, UserMessage
+from .serving import Serving
 from .warmup import warm_up
 
 if TYPE_CHECKING:
@@ -58,19 +58,21 @@ async def run_reader(core: SessionCore, workers: InboundWorkers) -> None:
             except anyio.EndOfStream:
                 break
             core.last_activity = anyio.current_time()
-            before = len(messages)
+            if telemetry is not None:
+                before = len(messages)
             events = receive(lines)
-            if len(messages) != before:
+            if protocol.delivered:
+                protocol.delivered = False
                 if telemetry is not None:
                     for frame in protocol.frames_added(before):
                         _trace(telemetry, frame)
                 core.wake_consumers()
             if not events:
                 continue
-            handed: InboundRequest | None = None
+            handed: Any = None  # the last request handed to a worker
             for event in events:
                 cls = event.__class__
-                if cls is InboundRequest:
+                if cls is Serving:  # the protocol's records of the CLI's requests
                     workers.hand(event)
                     handed = event
                 elif cls is Answer:
@@ -90,7 +92,7 @@ async def run_reader(core: SessionCore, workers: InboundWorkers) -> None:
                 # ready tasks in a random order.
                 for _ in range(3):
                     await checkpoint()
-                    if workers.started(handed):
+                    if handed.started:
                         break
         await _at_end_of_stdout(core)
     except Exception as exc:  # a bug of ours must fail the session, not hang it

@@ -37,4 +37,5 @@ def warm_up() -> None:
             SessionStateChangedMessage,
         ],
         encode=[UserMessage, c.ControlRequest, c.ControlResponse, c.ControlSuccess],
+        verify=[ResultMessage],
     )

@@ -31,7 +31,8 @@ from hypothesis import strategies as st
 
 from claude_sdk import wire
 from claude_sdk._base import UnknownBase, WireModel
-from claude_sdk._protocol.codec import default_codec
+from claude_sdk._protocol.codec import MAX_DEPTH, default_codec
+from claude_sdk._protocol.codec import loads as codec_loads
 from claude_sdk._protocol.framing import LineSplitter
 from claude_sdk._protocol.generate import field_types
 from claude_sdk.control import (
@@ -49,6 +50,7 @@ from claude_sdk.messages import (
     TextBlock,
     UnknownBlock,
     UnknownMessage,
+    UserMessage,
 )
 
 from ..strategies import (
@@ -127,6 +129,27 @@ def test_wire_class_round_trips_through_a_dict(cls: type[Any], data: st.DataObje
     assert type(back) is type(x)
     assert back == x
     assert wire.to_dict(back) == d
+
+
+@pytest.mark.parametrize("cls", ALL_WIRE_CLASSES, ids=lambda c: c.__name__)
+@settings(max_examples=12, deadline=None)
+@given(data=st.data())
+def test_fit_check_agrees_with_field_problems(cls: type[Any], data: st.DataObject) -> None:
+    # The fast check run on every result must say "fits" exactly when the slow walk finds
+    # nothing: generated instances, then one field swapped for any JSON value.
+    from claude_sdk._protocol import drift
+
+    gen = default_codec()._gen
+    check = drift.fit_check(gen, cls)
+    x = data.draw(instances(cls), label="value")
+    assert check(x)
+    assert not drift.field_problems(gen, x)
+    names = [a.name for a in attrs.fields(cls) if a.name not in ("extra", "raw")]
+    if not names:
+        return
+    name = data.draw(st.sampled_from(names), label="field")
+    bent = attrs.evolve(x, **{name: data.draw(json_values, label="json")})
+    assert check(bent) == (not drift.field_problems(gen, bent))
 
 
 def test_every_model_class_is_generated() -> None:
@@ -735,3 +758,47 @@ def test_oversized_line_between_small_frames(chunk: int) -> None:
     assert isinstance(wire.decode(first), KeepAlive)
     assert isinstance(wire.decode(last), ResultMessage)
     assert splitter.lines_oversized == 1
+
+
+# ======================================================================================
+# The depth limit: exact, whatever brackets the strings hold and however long the line
+
+
+def _nested_frame(depth: int, pad: int, bracket_text: int) -> str:
+    # A user frame whose ``extra`` value nests ``depth`` levels in all (the frame is level 1),
+    # with ``bracket_text`` brackets inside a string and ``pad`` bytes of padding.
+    value: Any = "leaf"
+    for i in range(depth - 2):
+        value = [value] if i % 2 else {"k": value}
+    return json.dumps(
+        {
+            "type": "user",
+            "message": {"role": "user", "content": "x"},
+            "session_id": "s",
+            "zz_deep": value,
+            "zz_text": "[{" * (bracket_text // 2) + " " * pad,
+        }
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    depth=st.integers(min_value=2, max_value=MAX_DEPTH + 40),
+    pad=st.sampled_from([0, 70_000]),
+    bracket_text=st.sampled_from([0, 400, 1200]),
+    as_str=st.booleans(),
+)
+def test_the_depth_limit_is_exact(depth: int, pad: int, bracket_text: int, as_str: bool) -> None:
+    text = _nested_frame(depth, pad, bracket_text)
+    line: str | bytes = text if as_str else text.encode()
+    if depth > MAX_DEPTH:
+        with pytest.raises(MessageDecodeError, match="deeper than"):
+            codec_loads(line)
+        with pytest.raises(MessageDecodeError):
+            wire.decode(line)
+    else:
+        data = codec_loads(line)
+        assert data["zz_text"] == "[{" * (bracket_text // 2) + " " * pad
+        frame = wire.decode(line)
+        assert isinstance(frame, UserMessage)
+        assert frame.extra["zz_deep"] == data["zz_deep"]
