@@ -104,3 +104,5 @@ def bench(session: nox.Session) -> None:
         install = ["--find-links", wheels, *install]
     session.install(*install)
     session.run("python", "benchmarks/bench_vs_official.py", *session.posargs)
+    if "--quick" not in session.posargs:
+        session.run("python", "benchmarks/bench_policies.py", "--write")

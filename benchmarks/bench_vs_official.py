@@ -1775,7 +1775,11 @@ def run_all(args: argparse.Namespace, argv: Sequence[str]) -> int:
     print(f"total {elapsed:.0f} s")
     write = args.write if args.write is not None else (None if args.quick else RESULTS)
     if write is not None:
-        write.write_text(render_results_md(body, env, argv, elapsed, load), encoding="utf-8")
+        text = render_results_md(body, env, argv, elapsed, load)
+        kept = _kept_sections(write)
+        write.write_text(
+            text.rstrip("\n") + ("\n\n" + kept if kept else "") + "\n", encoding="utf-8"
+        )
         print(f"written to {write}")
     if args.json is not None:
         data = {
@@ -1793,6 +1797,17 @@ def run_all(args: argparse.Namespace, argv: Sequence[str]) -> int:
         args.json.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         print(f"every run written to {args.json}")
     return 1 if failures else 0
+
+
+def _kept_sections(path: Path) -> str:
+    """The sections other scripts write into RESULTS.md (``bench_policies.py``), kept."""
+    if not path.exists():
+        return ""
+    text = path.read_text(encoding="utf-8")
+    start, end = "<!-- policies:start -->", "<!-- policies:end -->"
+    if start not in text or end not in text:
+        return ""
+    return start + text.split(start, 1)[1].split(end, 1)[0] + end
 
 
 def _scenarios(text: str) -> list[str]:

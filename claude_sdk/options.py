@@ -17,6 +17,7 @@ never the string's characters.
 
 from __future__ import annotations
 
+import inspect
 import json
 import math
 import os
@@ -35,6 +36,15 @@ from .control import AgentDefinition
 from .errors import OptionsError
 from .hooks import HOOK_EVENTS, HookMatcher
 from .permissions import CanUseTool, PermissionMode
+from .policies import (
+    AllowPaths,
+    Chain,
+    DenyPaths,
+    Policy,
+    PolicyCanUseTool,
+    PolicyHook,
+    RedirectPath,
+)
 
 __all__ = [
     "ClaudeSDKWarning",
@@ -370,7 +380,56 @@ def _settings_conv(
     return _one_path(value)
 
 
-def _hooks(value: Mapping[str, Sequence[HookMatcher]]) -> dict[str, tuple[HookMatcher, ...]]:
+def _takes(callback: Any, count: int) -> bool:
+    """Can ``callback`` be called with ``count`` positional arguments (True if unknown)?"""
+    try:
+        signature = inspect.signature(callback)
+    except (TypeError, ValueError):  # a builtin or an extension: cannot tell
+        return True
+    try:
+        signature.bind(*([None] * count))
+    except TypeError:
+        return False
+    return True
+
+
+def _hook_callback(event: object, callback: object) -> Any:
+    """One callback of a matcher: a policy becomes its hook; a wrong one is refused now."""
+    if isinstance(callback, Policy):
+        if event != "PreToolUse":
+            raise OptionsError(
+                f"Options.hooks[{_show(event)}]: a policy answers PreToolUse, not {event}",
+                option="hooks",
+            )
+        return PolicyHook(callback)
+    if not callable(callback):
+        raise OptionsError(
+            f"Options.hooks[{_show(event)}]: a hook must be callable, not {_show(callback)}",
+            option="hooks",
+        )
+    if not _takes(callback, 2):
+        raise OptionsError(
+            f"Options.hooks[{_show(event)}]: the hook {_name(callback)} cannot be called as "
+            "callback(hook_input, context); hooks here take two arguments (the official "
+            "SDK's callback(input, tool_use_id, context) reads the id as context.tool_use_id)",
+            option="hooks",
+        )
+    return callback
+
+
+def _path_policy(policy: Policy) -> bool:
+    if isinstance(policy, Chain):
+        return any(_path_policy(p) for p in policy.policies)
+    return isinstance(policy, (AllowPaths, DenyPaths, RedirectPath))
+
+
+def _name(callback: object) -> str:
+    return getattr(callback, "__qualname__", None) or type(callback).__name__
+
+
+def _hooks(
+    value: Mapping[str, Sequence[HookMatcher | Policy] | HookMatcher | Policy],
+) -> dict[str, tuple[HookMatcher, ...]]:
     if not isinstance(value, Mapping):
         raise OptionsError(
             f"Options.hooks must map event names to matchers, not {type(value).__name__}",
@@ -379,7 +438,7 @@ def _hooks(value: Mapping[str, Sequence[HookMatcher]]) -> dict[str, tuple[HookMa
     out: dict[str, tuple[HookMatcher, ...]] = {}
     for event, given in value.items():
         matchers: object = given
-        if isinstance(matchers, HookMatcher):
+        if isinstance(matchers, (HookMatcher, Policy)):
             matchers = (matchers,)
         if isinstance(matchers, (str, bytes)) or not isinstance(matchers, Iterable):
             raise OptionsError(
@@ -387,7 +446,24 @@ def _hooks(value: Mapping[str, Sequence[HookMatcher]]) -> dict[str, tuple[HookMa
                 f"not {type(matchers).__name__}",
                 option="hooks",
             )
-        out[event] = tuple(matchers)
+        checked: list[Any] = []
+        for matcher in matchers:
+            if isinstance(matcher, Policy):
+                matcher = HookMatcher(hooks=(matcher,))
+            if isinstance(matcher, HookMatcher):
+                listed: object = matcher.hooks
+                if isinstance(listed, (str, bytes)) or not isinstance(listed, Iterable):
+                    raise OptionsError(
+                        f"Options.hooks[{_show(event)}]: HookMatcher.hooks must be a list of "
+                        f"callables, not {_show(matcher.hooks)}",
+                        option="hooks",
+                    )
+                given_hooks = tuple(matcher.hooks)
+                callbacks = tuple(_hook_callback(event, cb) for cb in given_hooks)
+                if any(a is not b for a, b in zip(callbacks, given_hooks, strict=False)):
+                    matcher = attrs.evolve(matcher, hooks=callbacks)  # a policy became a hook
+            checked.append(matcher)
+        out[event] = tuple(checked)
     return out
 
 
@@ -537,6 +613,95 @@ def _each_str(instance: object, attribute: attrs.Attribute[Any], value: Any) -> 
             )
 
 
+# -- reprs that keep secrets out of logs ----------------------------------------------------
+
+#: What a secret value shows as in a repr.
+REDACTED = "<redacted>"
+#: Keys whose values are secrets wherever they appear in settings or a server's config.
+_SECRET_KEYS = frozenset({"env", "headers"})
+
+
+def _redacted_values(value: Any) -> str:
+    """A mapping's repr with its keys and without its values."""
+    if not isinstance(value, Mapping):
+        return repr(value)
+    return repr({key: (None if item is None else REDACTED) for key, item in value.items()})
+
+
+def _redact(value: Any) -> Any:
+    """``value`` with the values under ``env`` and ``headers`` keys replaced, at any depth."""
+    if isinstance(value, Mapping):
+        return {
+            k: (
+                dict.fromkeys(v, REDACTED) if k in _SECRET_KEYS and isinstance(v, Mapping)
+                else _redact(v)
+            )
+            for k, v in value.items()
+        }  # fmt: skip
+    if isinstance(value, list):
+        return [_redact(v) for v in value]
+    return value
+
+
+def _redacted_settings(value: Any) -> str:
+    if isinstance(value, str) and value.lstrip().startswith("{"):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            return repr(REDACTED)
+    return repr(_redact(value))
+
+
+def _redacted_servers(value: Any) -> str:
+    if isinstance(value, str):
+        return _redacted_settings(value)
+    if not isinstance(value, Mapping):
+        return repr(value)
+    return repr({name: _redact(c) if isinstance(c, Mapping) else c for name, c in value.items()})
+
+
+def _one_rule(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    """Each entry is one permission rule: the CLI joins them with commas and splits its
+    ``--allowedTools``/``--disallowedTools`` value at every comma or blank outside
+    parentheses, so an entry holding one would widen into several rules."""
+    _each_str(instance, attribute, value)
+    for item in value or ():
+        depth = 0
+        problem = None
+        for char in item:
+            if char == "(":
+                depth += 1
+            elif char == ")":
+                depth -= 1
+                if depth < 0:
+                    problem = "a ')' without its '('"
+                    break
+            elif depth == 0 and (char == "," or char.isspace()):
+                problem = f"a {'comma' if char == ',' else 'blank'} outside parentheses"
+                break
+        if problem is None and depth:
+            problem = "a '(' without its ')'"
+        if problem is not None:
+            raise OptionsError(
+                f"{_where(instance, attribute)} entry {_show(item)} has {problem}: the CLI "
+                "would read it as other rules than the one written; give one rule per entry "
+                '(["Bash(git status:*)", "Read"])',
+                option=attribute.name,
+            )
+
+
+def _one_value(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    """Each entry is one value of a list the CLI gets joined by commas (``--betas``)."""
+    _each_str(instance, attribute, value)
+    for item in value or ():
+        if "," in item or any(c.isspace() for c in item):
+            raise OptionsError(
+                f"{_where(instance, attribute)} entry {_show(item)} holds a comma or blank: "
+                "the CLI would split it into several values; give one value per entry",
+                option=attribute.name,
+            )
+
+
 def _optional_str(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
     if value is not None and not isinstance(value, str):
         raise OptionsError(
@@ -574,6 +739,23 @@ def _callable(instance: object, attribute: attrs.Attribute[Any], value: Any) -> 
     if value is not None and not callable(value):
         raise OptionsError(
             f"{_where(instance, attribute)} must be callable, not {_show(value)}",
+            option=attribute.name,
+        )
+
+
+def _permission_callback(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if isinstance(value, Policy):
+        raise OptionsError(
+            f"{_where(instance, attribute)} is a policy, not a callback: pass "
+            "policy.as_can_use_tool(), or better policy.as_hook_matcher() in hooks (a hook "
+            "sees every call; can_use_tool only the calls the CLI asks about)",
+            option=attribute.name,
+        )
+    _callable(instance, attribute, value)
+    if value is not None and not _takes(value, 3):
+        raise OptionsError(
+            f"{_where(instance, attribute)} {_name(value)} cannot be called as "
+            "can_use_tool(tool_name, tool_input, context)",
             option=attribute.name,
         )
 
@@ -743,7 +925,7 @@ def _tools(
 
 def _tool_names(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
     if isinstance(value, tuple):
-        _each_str(instance, attribute, value)
+        _one_value(instance, attribute, value)
 
 
 @attrs.frozen(kw_only=True, field_transformer=_option_errors)
@@ -879,7 +1061,9 @@ class McpStdioServer:
 
     command: str = attrs.field(validator=_non_empty_str)
     args: tuple[str, ...] = attrs.field(default=(), converter=_strs, validator=_str_items)
-    env: dict[str, str] = attrs.field(factory=dict, converter=_str_dict, validator=_env_map)
+    env: dict[str, str] = attrs.field(
+        factory=dict, converter=_str_dict, validator=_env_map, repr=_redacted_values
+    )
     timeout: int | None = attrs.field(default=None, validator=_mcp_timeout)
     always_load: bool | None = attrs.field(default=None, validator=_optional_bool)
 
@@ -900,7 +1084,9 @@ class McpSSEServer:
     """
 
     url: str = attrs.field(validator=_non_empty_str)
-    headers: dict[str, str] = attrs.field(factory=dict, converter=_headers, validator=_str_map)
+    headers: dict[str, str] = attrs.field(
+        factory=dict, converter=_headers, validator=_str_map, repr=_redacted_values
+    )
     tools: tuple[dict[str, Any], ...] | None = attrs.field(default=None, converter=_opt_policies)
     timeout: int | None = attrs.field(default=None, validator=_mcp_timeout)
     always_load: bool | None = attrs.field(default=None, validator=_optional_bool)
@@ -914,7 +1100,9 @@ class McpHttpServer:
     """A remote MCP server over streamable HTTP (fields as `McpSSEServer`)."""
 
     url: str = attrs.field(validator=_non_empty_str)
-    headers: dict[str, str] = attrs.field(factory=dict, converter=_headers, validator=_str_map)
+    headers: dict[str, str] = attrs.field(
+        factory=dict, converter=_headers, validator=_str_map, repr=_redacted_values
+    )
     tools: tuple[dict[str, Any], ...] | None = attrs.field(default=None, converter=_opt_policies)
     timeout: int | None = attrs.field(default=None, validator=_mcp_timeout)
     always_load: bool | None = attrs.field(default=None, validator=_optional_bool)
@@ -1217,7 +1405,7 @@ class Options:
     # -- process --------------------------------------------------------------------
     cli_path: str | None = attrs.field(default=None, converter=_path)
     cwd: str | None = attrs.field(default=None, converter=_path)
-    env: dict[str, str | None] = attrs.field(factory=dict, converter=_env)
+    env: dict[str, str | None] = attrs.field(factory=dict, converter=_env, repr=_redacted_values)
     user: str | None = attrs.field(default=None, converter=_user)
     extra_args: dict[str, str | None] = attrs.field(factory=dict, converter=_extra_args)
     stderr: Callable[[str], object] | None = attrs.field(default=None, validator=_callable)
@@ -1228,7 +1416,7 @@ class Options:
     # -- model and limits -----------------------------------------------------------
     model: str | None = attrs.field(default=None, validator=_optional_str)
     fallback_model: tuple[str, ...] | None = attrs.field(
-        default=None, converter=_opt_strs, validator=_each_str
+        default=None, converter=_opt_strs, validator=_one_value
     )
     thinking: ThinkingConfig | None = attrs.field(default=None, converter=_thinking)
     max_thinking_tokens: int | None = attrs.field(default=None, validator=_non_negative_int)
@@ -1238,7 +1426,7 @@ class Options:
     task_budget: int | None = attrs.field(
         default=None, converter=_task_budget, validator=_positive_int
     )
-    betas: tuple[str, ...] = attrs.field(default=(), converter=_strs, validator=_each_str)
+    betas: tuple[str, ...] = attrs.field(default=(), converter=_strs, validator=_one_value)
 
     # -- system prompt and context ----------------------------------------------------
     system_prompt: SystemPrompt | None = attrs.field(default=None, converter=_system_prompt)
@@ -1252,9 +1440,9 @@ class Options:
     tools: tuple[str, ...] | ToolsPreset | None = attrs.field(
         default=None, converter=_tools, validator=_tool_names
     )
-    allowed_tools: tuple[str, ...] = attrs.field(default=(), converter=_strs, validator=_each_str)
+    allowed_tools: tuple[str, ...] = attrs.field(default=(), converter=_strs, validator=_one_rule)
     disallowed_tools: tuple[str, ...] = attrs.field(
-        default=(), converter=_strs, validator=_each_str
+        default=(), converter=_strs, validator=_one_rule
     )
     tool_aliases: dict[str, str] | None = attrs.field(
         default=None, converter=_opt_dict, validator=attrs.validators.optional(_str_map)
@@ -1269,11 +1457,17 @@ class Options:
     )
 
     # -- MCP, settings, plugins -------------------------------------------------------
-    mcp_servers: dict[str, Any] | str = attrs.field(factory=dict, converter=_mcp_servers)
+    mcp_servers: dict[str, Any] | str = attrs.field(
+        factory=dict, converter=_mcp_servers, repr=_redacted_servers
+    )
     strict_mcp_config: bool = attrs.field(default=False, validator=_bool)
-    settings: dict[str, Any] | str | None = attrs.field(default=None, converter=_settings_conv)
+    settings: dict[str, Any] | str | None = attrs.field(
+        default=None, converter=_settings_conv, repr=_redacted_settings
+    )
     sandbox: dict[str, Any] | None = attrs.field(default=None, converter=_opt_dict)
-    managed_settings: dict[str, Any] | None = attrs.field(default=None, converter=_opt_dict)
+    managed_settings: dict[str, Any] | None = attrs.field(
+        default=None, converter=_opt_dict, repr=_redacted_settings
+    )
     setting_sources: tuple[SettingSource, ...] | None = attrs.field(
         default=None, converter=_opt_strs
     )
@@ -1304,7 +1498,7 @@ class Options:
     per_task_stop_affordance: bool | None = attrs.field(default=None, validator=_optional_bool)
 
     # -- callbacks ----------------------------------------------------------------------
-    can_use_tool: CanUseTool | None = attrs.field(default=None, validator=_callable)
+    can_use_tool: CanUseTool | None = attrs.field(default=None, validator=_permission_callback)
     hooks: dict[str, tuple[HookMatcher, ...]] = attrs.field(factory=dict, converter=_hooks)
     on_elicitation: ElicitationCallback | None = attrs.field(default=None, validator=_callable)
     on_user_dialog: UserDialogCallback | None = attrs.field(default=None, validator=_callable)
@@ -1600,6 +1794,18 @@ def _check(o: Options) -> None:
     # -- thinking
     if o.thinking is not None and o.max_thinking_tokens is not None:
         _warn("Options.max_thinking_tokens is ignored because Options.thinking is set")
+    # -- a path policy that only sees what the CLI asks about
+    if isinstance(o.can_use_tool, PolicyCanUseTool) and _path_policy(o.can_use_tool.policy):
+        in_hooks = any(
+            isinstance(cb, PolicyHook) for m in o.hooks.get("PreToolUse", ()) for cb in m.hooks
+        )
+        if not in_hooks:
+            _warn(
+                "Options.can_use_tool runs a path policy, but the CLI approves some calls "
+                "itself (reads inside its working directory) and never asks can_use_tool "
+                "about them; give the policy as a hook too: "
+                "hooks={'PreToolUse': [policy.as_hook_matcher()]}"
+            )
     # -- can_use_tool shadowed
     if o.can_use_tool is not None:
         if o.permission_mode == "bypassPermissions":

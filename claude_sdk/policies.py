@@ -64,12 +64,14 @@ from __future__ import annotations
 import abc
 import os
 import re
-import shlex
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+import time
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 import attrs
 
+from ._shell import parse as _parse
+from ._shell import scan as _scan
 from .hooks import HookContext, HookMatcher, HookOutput, PreToolUseInput, PreToolUseOutput
 from .permissions import PermissionAllow, PermissionDeny, PermissionResult, ToolPermissionContext
 
@@ -165,6 +167,11 @@ class Policy(abc.ABC):
             cwd: the CLI's working directory, when known (a hook input's ``cwd``); relative
                 paths are resolved against it first.
         """
+
+    async def __call__(self, hook_input: Any, context: HookContext) -> HookOutput:
+        """A policy is a PreToolUse hook itself: ``HookMatcher(hooks=[policy])``, or
+        ``Options(hooks={"PreToolUse": [policy]})``."""
+        return PolicyHook(self).output(hook_input)
 
     def as_hook_matcher(
         self, matcher: str | None = None, *, timeout: float | None = None
@@ -330,77 +337,38 @@ def chain(
 
 CommandPattern = str | re.Pattern[str]
 
-
-@attrs.frozen
-class _Pattern:
-    """A compiled command pattern: words (a prefix) or a regular expression."""
-
-    source: CommandPattern
-    words: tuple[str, ...] = ()
-
-    @classmethod
-    def of(cls, pattern: object) -> _Pattern:
-        if isinstance(pattern, re.Pattern):
-            return cls(pattern)
-        if not isinstance(pattern, str):
-            raise TypeError(f"a command pattern is a str or re.Pattern, not {pattern!r}")
-        try:
-            words = _tokens(pattern)
-        except _UnparsableError as exc:
-            raise ValueError(f"cannot parse the command pattern {pattern!r}: {exc}") from None
-        if not words:
-            raise ValueError(f"empty command pattern {pattern!r}")
-        if any(_is_separator(w) or w in _REDIRECTIONS for w in words):
-            raise ValueError(
-                f"the command pattern {pattern!r} has an operator; a pattern matches one "
-                "sub-command (use a separate pattern per command)"
-            )
-        return cls(pattern, tuple(words))
-
-    def __str__(self) -> str:
-        if isinstance(self.source, re.Pattern):
-            return f"re.compile({self.source.pattern!r})"
-        return repr(self.source)
-
-    def loose(self, view: Sequence[str]) -> bool:
-        """Does ``view`` (a sub-command seen through wrappers) contain this pattern?"""
-        if isinstance(self.source, re.Pattern):
-            return self.source.search(" ".join(view)) is not None
-        first, *rest = self.words
-        if not view or (view[0] != first and _program(view[0]) != first):
-            return False
-        args = list(view[1:])
-        options = args[: args.index("--")] if "--" in args else args
-        flags = {c for a in options if _SHORT_OPTIONS.fullmatch(a) for c in a[1:]}
-        return all(_has_word(word, args, options, flags) for word in rest)
-
-    def strict(self, words: Sequence[str]) -> bool:
-        """Does the sub-command ``words``, as written, match this pattern?"""
-        if isinstance(self.source, re.Pattern):
-            return self.source.fullmatch(_show(words)) is not None
-        return tuple(words[: len(self.words)]) == self.words
+#: How long a command policy may look at one command: past it, the command is denied.
+DECIDE_BUDGET = 0.030
+#: Longest command text that is read at all.
+_MAX_TEXT = 1_000_000
 
 
-def _has_word(word: str, args: list[str], options: list[str], flags: set[str]) -> bool:
-    """Is the pattern word among a command's arguments (an option among its options)?"""
-    if not word.startswith("-") or word == "-":
-        return word in args
-    if word in options:
-        return True
-    if _SHORT_OPTIONS.fullmatch(word):
-        return set(word[1:]) <= flags
-    return word.startswith("--") and any(a.startswith(word + "=") for a in options)
+def _compile(pattern: object) -> _scan.Pattern:
+    if isinstance(pattern, re.Pattern):
+        return pattern
+    if not isinstance(pattern, str):
+        raise TypeError(f"a command pattern is a str or re.Pattern, not {pattern!r}")
+    return _scan.WordPattern.of(pattern)
 
 
-def _describe_patterns(kind: str, patterns: Sequence[_Pattern]) -> str:
-    return f"{kind}({', '.join(str(p) for p in patterns)})"
+def _describe_patterns(kind: str, patterns: Sequence[_scan.Pattern]) -> str:
+    return f"{kind}({', '.join(_scan.describe(p) for p in patterns)})"
+
+
+def _command_of(tool_name: str, tool_input: Mapping[str, Any]) -> str | Decision:
+    command = tool_input.get("command")
+    if not isinstance(command, str):
+        return Decision.deny(f"{tool_name} has no command string")
+    if len(command) > _MAX_TEXT:
+        return Decision.deny(f"the command is too long to check ({len(command)} characters)")
+    return command
 
 
 @attrs.frozen
 class DenyCommands(Policy):
-    """Deny Bash calls with a sub-command matching a pattern; see `deny_commands`."""
+    """Deny Bash calls with a command matching a pattern; see `deny_commands`."""
 
-    patterns: tuple[_Pattern, ...]
+    patterns: tuple[_scan.Pattern, ...]
     tools: frozenset[str] = COMMAND_TOOLS
     name: str = ""
 
@@ -409,30 +377,26 @@ class DenyCommands(Policy):
     ) -> Decision:
         if tool_name not in self.tools:
             return Decision.continue_(f"{tool_name} is not a command tool", policy=self.name)
-        command = tool_input.get("command")
-        if not isinstance(command, str):
-            return Decision.deny(f"{tool_name} has no command string", policy=self.name)
+        command = _command_of(tool_name, tool_input)
+        if isinstance(command, Decision):
+            return attrs.evolve(command, policy=self.name)
+        deadline = time.monotonic() + DECIDE_BUDGET
         try:
-            for sub in _parse(command):
-                for view in _views(sub, 0):
-                    for pattern in self.patterns:
-                        if pattern.loose(view):
-                            return Decision.deny(
-                                f"the command {_show(view)!r} matches the denied pattern {pattern}",
-                                policy=self.name,
-                            )
-        except _UnparsableError as exc:
+            reason = _scan.denied(command, self.patterns, deadline)
+        except _parse.UnparsableError as exc:
             return Decision.deny(
-                f"cannot parse the command, so it is denied: {exc}", policy=self.name
+                f"cannot check the command, so it is denied: {exc}", policy=self.name
             )
+        if reason is not None:
+            return Decision.deny(reason, policy=self.name)
         return Decision.continue_("no denied command", policy=self.name)
 
 
 @attrs.frozen
 class RequireCommand(Policy):
-    """Allow Bash only when every sub-command matches a pattern; see `require_command`."""
+    """Allow Bash only when every command matches a pattern; see `require_command`."""
 
-    patterns: tuple[_Pattern, ...]
+    patterns: tuple[_scan.Pattern, ...]
     allow: bool = False
     tools: frozenset[str] = COMMAND_TOOLS
     name: str = ""
@@ -442,23 +406,18 @@ class RequireCommand(Policy):
     ) -> Decision:
         if tool_name not in self.tools:
             return Decision.continue_(f"{tool_name} is not a command tool", policy=self.name)
-        command = tool_input.get("command")
-        if not isinstance(command, str):
-            return Decision.deny(f"{tool_name} has no command string", policy=self.name)
+        command = _command_of(tool_name, tool_input)
+        if isinstance(command, Decision):
+            return attrs.evolve(command, policy=self.name)
+        deadline = time.monotonic() + DECIDE_BUDGET
         try:
-            subs = _parse(command)
-        except _UnparsableError as exc:
+            reason = _scan.unlisted(command, self.patterns, deadline)
+        except _parse.UnparsableError as exc:
             return Decision.deny(
-                f"cannot parse the command, so it is denied: {exc}", policy=self.name
+                f"cannot check the command, so it is denied: {exc}", policy=self.name
             )
-        for sub in subs:
-            words = _strip_keywords(sub)
-            if words and not any(p.strict(words) for p in self.patterns):
-                allowed = ", ".join(str(p) for p in self.patterns)
-                return Decision.deny(
-                    f"the command {_show(words)!r} is not allowed (allowed: {allowed})",
-                    policy=self.name,
-                )
+        if reason is not None:
+            return Decision.deny(reason, policy=self.name)
         if self.allow:
             return Decision.allow("every command is allowed", policy=self.name)
         return Decision.continue_("every command is allowed", policy=self.name)
@@ -467,19 +426,21 @@ class RequireCommand(Policy):
 def deny_commands(
     *patterns: CommandPattern, tools: Iterable[str] = COMMAND_TOOLS, name: str | None = None
 ) -> DenyCommands:
-    """Deny a Bash call when any of its sub-commands matches one of ``patterns``.
+    """Deny a Bash call when any command it may run matches one of ``patterns``.
 
-    A string pattern is a command prefix (``"rm -rf"``, ``"git push --force"``), matched
-    loosely so that it errs towards deny: the program is compared by basename and the other
-    words may appear anywhere among the arguments, short-option clusters by letter (``-rf``
-    matches ``-fr``, ``-r -f``, ``-rfv``), long options also as ``--opt=value``. A compiled
-    regular expression is searched in the sub-command, its words joined by spaces. Every
-    sub-command is also matched as seen through leading assignments, redirections and
-    wrappers (``sudo``, ``env``, ``xargs``, ``find -exec``, ...), and ``sh -c`` / ``eval``
-    strings are parsed as commands. An unparsable command is denied; calls of other tools
-    continue.
+    A string pattern is a command (``"rm -rf"``, ``"git push --force"``), matched so that it
+    errs towards deny: the program is compared by basename at every word of every command
+    (``sudo rm``, ``nice -n 5 rm``, ``anything rm``), options by meaning for the programs in
+    the option table (``-rf`` is ``-Rf``, ``-r -f``, ``--recursive --force``, ``--rec
+    --for``) and by letter for others, and the other words may appear anywhere among the
+    arguments. A compiled regular expression is searched in each command, its words joined
+    by spaces. Strings that may be shell code (``bash -c '...'``, ``watch '...'``, ``ssh host
+    '...'``) are parsed and matched too, and code computed at run time where a command name
+    or a shell's input would be is denied (see `claude_sdk._shell.scan`). A command that
+    does not parse, or takes longer than `DECIDE_BUDGET` to check, is denied; calls of other
+    tools continue.
     """
-    compiled = tuple(_Pattern.of(p) for p in patterns)
+    compiled = tuple(_compile(p) for p in patterns)
     if not compiled:
         raise ValueError("deny_commands() needs at least one pattern")
     if name is None:
@@ -493,18 +454,18 @@ def require_command(
     tools: Iterable[str] = COMMAND_TOOLS,
     name: str | None = None,
 ) -> RequireCommand:
-    """Deny a Bash call unless every sub-command matches one of ``patterns``.
+    """Deny a Bash call unless every command it runs matches one of ``patterns``.
 
     Matching is strict, so that it errs towards deny: a string pattern's words must be the
-    first words of the sub-command as written (after quote removal), a regular expression
-    must match the whole sub-command (`re.fullmatch`; words that need quoting are
-    shell-quoted). Leading reserved words (``if``, ``then``, ``do``, ``!``, ``{``, ...) are
-    skipped, but assignments and wrappers are part of the command: ``sudo git status`` does
-    not match ``git status``. Substitutions (``$(...)``, backticks) are sub-commands too. When
-    every sub-command matches, the policy continues, or allows with ``allow=True``. An
-    unparsable command is denied; calls of other tools continue.
+    first words of the command as written (after quote removal), a regular expression must
+    match the whole command (`re.fullmatch`; words that need quoting are shell-quoted).
+    Assignments, redirections and wrappers are part of the command: ``sudo git status`` does
+    not match ``git status``. Substitutions (``$(...)``, backticks) and the commands inside
+    control flow are commands too. When every command matches, the policy continues, or
+    allows with ``allow=True``. An unparsable command is denied; calls of other tools
+    continue.
     """
-    compiled = tuple(_Pattern.of(p) for p in patterns)
+    compiled = tuple(_compile(p) for p in patterns)
     if not compiled:
         raise ValueError("require_command() needs at least one pattern")
     if name is None:
@@ -512,568 +473,6 @@ def require_command(
         if allow:
             name = f"{name[:-1]}, allow=True)"
     return RequireCommand(compiled, allow, frozenset(tools), name)
-
-
-# --------------------------------------------------------------------------------------
-# Parsing commands
-
-
-class _UnparsableError(ValueError):
-    """The command cannot be parsed (the policies deny it)."""
-
-
-class _LimitError(_UnparsableError):
-    """The command nests too deeply or takes too long to scan (never retried)."""
-
-
-#: Nesting of substitutions and ``sh -c`` strings beyond this is refused.
-_MAX_DEPTH = 16
-#: Scanning steps allowed per command: a base plus some per character.
-_BUDGET_BASE = 100_000
-_BUDGET_PER_CHAR = 20
-#: Longest command text (without here-document bodies) that is split into words.
-_MAX_TEXT = 200_000
-#: What a substitution leaves in the command it was lifted from.
-_PLACEHOLDER = "`...`"
-_OPERATOR_CHARS = frozenset("();<>|&")
-_REDIRECTIONS = frozenset({"<", ">", ">>", "<<", "<<<", ">&", "<&", "&>", "&>>", ">|", "<>"})
-_SHORT_OPTIONS = re.compile(r"-[A-Za-z0-9]+")
-_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=")
-_FD = re.compile(r"[0-9]+|\{[A-Za-z_][A-Za-z0-9_]*\}")
-_CASE_WORD = re.compile(r"(case|esac)(?=[\s;&|()<>]|$)")
-_SIMPLE_PARAMETER = re.compile(r"[\w#:%/.,@^~!*?+=-]*")
-_ANSI_ESCAPE = re.compile(
-    r"\\(?:([abeEfnrtv\\'\"?])|([0-7]{1,3})|x([0-9a-fA-F]{1,2})|u([0-9a-fA-F]{1,4})"
-    r"|U([0-9a-fA-F]{1,8})|c(.)|(.))",
-    re.DOTALL,
-)
-_ANSI_SIMPLE = {
-    "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b", "f": "\f", "n": "\n", "r": "\r",
-    "t": "\t", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?",
-}  # fmt: skip
-
-#: Reserved words that may start a sub-command (skipped by `require_command`).
-_KEYWORDS = frozenset({"if", "then", "else", "elif", "fi", "do", "done", "while", "until",
-                       "!", "{", "}", "time"})  # fmt: skip
-#: Programs that run their arguments as a command (`deny_commands` looks through them).
-_WRAPPERS = _KEYWORDS | frozenset({
-    "sudo", "doas", "command", "builtin", "exec", "env", "nohup", "nice", "ionice", "timeout",
-    "stdbuf", "xargs", "setsid", "chroot", "unbuffer", "coproc", "watch", "busybox", "strace",
-    "ltrace", "nsenter", "flock", "chronic", "time", "caffeinate",
-})  # fmt: skip
-#: Programs whose ``-c`` argument is shell code.
-_SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "su"})
-_FIND_EXEC = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
-
-
-def _program(word: str) -> str:
-    return word.rsplit("/", 1)[-1]
-
-
-def _is_separator(token: str) -> bool:
-    return bool(token) and token not in _REDIRECTIONS and set(token) <= _OPERATOR_CHARS
-
-
-def _show(words: Sequence[str]) -> str:
-    """A sub-command as shell text (operators bare, other words quoted when needed)."""
-    return " ".join(w if w and set(w) <= _OPERATOR_CHARS else shlex.quote(w) for w in words)
-
-
-def _tokens(text: str) -> list[str]:
-    if len(text) > _MAX_TEXT:
-        # shlex builds a word a character at a time (quadratic in the word's length).
-        raise _LimitError(f"the command is too long to check ({len(text)} characters)")
-    lexer = shlex.shlex(text, posix=True, punctuation_chars=True)
-    lexer.whitespace_split = True
-    lexer.commenters = ""  # the pre-pass removed the real comments
-    try:
-        return list(lexer)
-    except ValueError as exc:
-        raise _UnparsableError(str(exc)) from None
-
-
-def _parse(command: str, depth: int = 0) -> list[list[str]]:
-    """The sub-commands of ``command``, each a list of words (quotes removed)."""
-    scanner = _Scanner(command, depth)
-    texts = [scanner.command(None), *scanner.texts]
-    subs: list[list[str]] = []
-    for text in texts:
-        current: list[str] = []
-        for token in _tokens(text):
-            if _is_separator(token):
-                if current:
-                    subs.append(current)
-                current = []
-            else:
-                current.append(token)
-        if current:
-            subs.append(current)
-    return subs
-
-
-class _Scanner:
-    """The bash-aware pre-pass over one command string (see the module docstring).
-
-    `command` returns the command with substitutions replaced by a placeholder word, newlines
-    by ``;``, and comments, line continuations and here-document bodies removed; the text of
-    every substitution found (at any depth) is appended to `texts`.
-    """
-
-    def __init__(self, src: str, depth: int, budget: list[int] | None = None) -> None:
-        if depth > _MAX_DEPTH:
-            raise _LimitError(f"commands nested more than {_MAX_DEPTH} deep")
-        self.src = src
-        self.pos = 0
-        self.depth = depth
-        self.texts: list[str] = []
-        # Steps left, shared with the scanners of nested texts: trying ``((`` as arithmetic
-        # and falling back can rescan text, so adversarial input could take quadratic time.
-        self.budget = [_BUDGET_BASE + _BUDGET_PER_CHAR * len(src)] if budget is None else budget
-
-    def _step(self) -> None:
-        self.budget[0] -= 1
-        if self.budget[0] < 0:
-            raise _LimitError("the command is too complex to check")
-
-    def _descend(self) -> None:
-        self.depth += 1
-        if self.depth > _MAX_DEPTH:
-            raise _LimitError(f"commands nested more than {_MAX_DEPTH} deep")
-
-    def _nested(self, text: str) -> None:
-        """Scan ``text`` as a command of its own, one level deeper."""
-        inner = _Scanner(text, self.depth + 1, self.budget)
-        self.texts.append(inner.command(None))
-        self.texts.extend(inner.texts)
-
-    def command(self, close: str | None) -> str:
-        """Scan a command list up to ``close`` (``")"`` ends a ``$(``) or the end."""
-        src = self.src
-        out: list[str] = []
-        heredocs: list[tuple[str, bool, bool]] = []
-        parens = cases = 0
-        word_start = True
-        while self.pos < len(src):
-            self._step()
-            ch = src[self.pos]
-            if ch == "\\":
-                if src.startswith("\n", self.pos + 1):  # line continuation
-                    self.pos += 2
-                    continue
-                out.append(src[self.pos : self.pos + 2])
-                self.pos += 2
-                word_start = False
-            elif ch == "\n":
-                out.append(" ; ")
-                self.pos += 1
-                for delimiter, quoted, strip_tabs in heredocs:
-                    self._heredoc_body(delimiter, quoted, strip_tabs)
-                heredocs.clear()
-                word_start = True
-            elif ch in " \t":
-                out.append(ch)
-                self.pos += 1
-                word_start = True
-            elif ch == "#" and word_start:  # a comment, up to the newline
-                end = src.find("\n", self.pos)
-                self.pos = len(src) if end < 0 else end
-            elif ch == "'":
-                end = src.find("'", self.pos + 1)
-                if end < 0:
-                    raise _UnparsableError("unterminated single quote")
-                out.append(src[self.pos : end + 1])
-                self.pos = end + 1
-                word_start = False
-            elif ch == '"':
-                out.append(self._double_quoted())
-                word_start = False
-            elif ch == "`":
-                self._backticks()
-                out.append(_PLACEHOLDER)
-                word_start = False
-            elif ch == "$":
-                out.append(self._dollar(quoted=False))
-                word_start = False
-            elif ch == "(":
-                if src.startswith("((", self.pos) and self._arithmetic(self.pos + 2, "))"):
-                    out.append(f" {_PLACEHOLDER} ")
-                else:
-                    parens += 1
-                    out.append("(")
-                    self.pos += 1
-                word_start = True
-            elif ch == ")":
-                if parens:
-                    parens -= 1
-                elif not cases:
-                    if close != ")":
-                        raise _UnparsableError("unbalanced ')'")
-                    if heredocs:
-                        raise _UnparsableError("here-document without a body")
-                    self.pos += 1
-                    return "".join(out)
-                out.append(")")  # a case pattern's ')' is a separator too
-                self.pos += 1
-                word_start = True
-            elif src.startswith("<<", self.pos) and not src.startswith("<<<", self.pos):
-                self.pos += 2
-                strip_tabs = src.startswith("-", self.pos)
-                self.pos += strip_tabs
-                heredocs.append((*self._heredoc_word(), strip_tabs))
-                out.append(" ")
-                word_start = True
-            elif ch in ";&|<>":
-                out.append(ch)
-                self.pos += 1
-                word_start = True
-            else:
-                if word_start and (match := _CASE_WORD.match(src, self.pos)):
-                    # Counted wherever it starts a word: too many makes the command
-                    # unparsable (denied), too few could end a $( early.
-                    cases = cases + 1 if match.group(1) == "case" else max(cases - 1, 0)
-                out.append(ch)
-                self.pos += 1
-                word_start = False
-        if close is not None:
-            raise _UnparsableError("unterminated $(")
-        if parens:
-            raise _UnparsableError("unbalanced '('")
-        return "".join(out)
-
-    def _double_quoted(self) -> str:
-        """Scan ``"..."`` from its opening quote; substitutions inside are lifted out."""
-        src = self.src
-        out = ['"']
-        self.pos += 1
-        while self.pos < len(src):
-            ch = src[self.pos]
-            if ch == "\\":
-                if not src.startswith("\n", self.pos + 1):
-                    out.append(src[self.pos : self.pos + 2])
-                self.pos += 2
-            elif ch == '"':
-                self.pos += 1
-                out.append('"')
-                return "".join(out)
-            elif ch == "`":
-                self._backticks()
-                out.append(_PLACEHOLDER)
-            elif ch == "$":
-                out.append(self._dollar(quoted=True))
-            else:
-                out.append(ch)
-                self.pos += 1
-        raise _UnparsableError("unterminated double quote")
-
-    def _backticks(self) -> None:
-        """Lift out a backtick substitution, from its opening backtick."""
-        src = self.src
-        self.pos += 1
-        buf: list[str] = []
-        while self.pos < len(src):
-            ch = src[self.pos]
-            if ch == "\\" and src[self.pos + 1 : self.pos + 2] in ("\\", "`", "$"):
-                buf.append(src[self.pos + 1])
-                self.pos += 2
-            elif ch == "`":
-                self.pos += 1
-                self._nested("".join(buf))
-                return
-            else:
-                buf.append(ch)
-                self.pos += 1
-        raise _UnparsableError("unterminated backtick")
-
-    def _dollar(self, *, quoted: bool) -> str:
-        """Scan what starts with ``$``; return the text it leaves in the command."""
-        src, start = self.src, self.pos
-        following = src[start + 1 : start + 2]
-        if following in ("(", "[", "{"):
-            self._descend()
-            try:
-                return self._expansion(start, following)
-            finally:
-                self.depth -= 1
-        if not quoted and following == "'":
-            self.pos = start + 2
-            return shlex.quote(self._ansi_c())
-        if not quoted and following == '"':  # $"..." is a translated "..."
-            self.pos = start + 1
-            return self._double_quoted()
-        self.pos = start + 1
-        return "$"
-
-    def _expansion(self, start: int, following: str) -> str:
-        """``$(...)``, ``$((...))``, ``$[...]`` or ``${...}`` from its ``$``."""
-        src = self.src
-        if following == "(":
-            if src.startswith("$((", start) and self._arithmetic(start + 3, "))"):
-                return _PLACEHOLDER
-            self.pos = start + 2
-            self.texts.append(self.command(")"))
-            return _PLACEHOLDER
-        if following == "[":
-            if self._arithmetic(start + 2, "]"):
-                return _PLACEHOLDER
-            self.pos = start + 1
-            return "$"
-        return self._parameter()
-
-    def _arithmetic(self, start: int, close: str) -> bool:
-        """Skip ``$((...))``, ``((...))`` or ``$[...]`` from ``start`` if it is one.
-
-        Substitutions inside are lifted out. Returns False (and changes nothing) when the
-        text is not arithmetic after all, e.g. ``$( (cmd) )`` written ``$((cmd) )``.
-        """
-        saved_pos, saved_texts = self.pos, len(self.texts)
-        src = self.src
-        self.pos = start
-        depth = 0
-        try:
-            while self.pos < len(src):
-                self._step()
-                ch = src[self.pos]
-                if ch == "\\":
-                    self.pos += 2
-                    continue
-                if ch == "'":
-                    end = src.find("'", self.pos + 1)
-                    if end < 0:
-                        break
-                    self.pos = end + 1
-                    continue
-                if ch == '"':
-                    self._double_quoted()
-                    continue
-                if ch == "`":
-                    self._backticks()
-                    continue
-                if ch == "$":
-                    self._dollar(quoted=True)
-                    continue
-                if ch == "(":
-                    depth += 1
-                elif ch == ")" and depth:
-                    depth -= 1
-                elif ch == ")" or (ch == "]" and close == "]" and not depth):
-                    if src.startswith(close, self.pos):
-                        self.pos += len(close)
-                        return True
-                    break
-                self.pos += 1
-        except _LimitError:
-            raise
-        except _UnparsableError:
-            pass
-        self.pos = saved_pos
-        del self.texts[saved_texts:]
-        return False
-
-    def _parameter(self) -> str:
-        """Scan ``${...}`` from its ``$``; lift out substitutions inside."""
-        src = self.src
-        self.pos += 2
-        start, texts = self.pos, len(self.texts)
-        depth = 0
-        while self.pos < len(src):
-            ch = src[self.pos]
-            if ch == "\\":
-                self.pos += 2
-            elif ch == "'":
-                end = src.find("'", self.pos + 1)
-                if end < 0:
-                    raise _UnparsableError("unterminated single quote")
-                self.pos = end + 1
-            elif ch == '"':
-                self._double_quoted()
-            elif ch == "`":
-                self._backticks()
-            elif ch == "$":
-                self._dollar(quoted=True)
-            elif ch == "{":
-                depth += 1
-                self.pos += 1
-            elif ch == "}" and depth:
-                depth -= 1
-                self.pos += 1
-            elif ch == "}":
-                body = src[start : self.pos]
-                self.pos += 1
-                if len(self.texts) == texts and _SIMPLE_PARAMETER.fullmatch(body):
-                    return f"${{{body}}}"
-                return _PLACEHOLDER
-            else:
-                self.pos += 1
-        raise _UnparsableError("unterminated ${")
-
-    def _ansi_c(self) -> str:
-        """Decode ``$'...'`` from after its opening quote, as bash does."""
-        src = self.src
-        out: list[str] = []
-        while self.pos < len(src):
-            ch = src[self.pos]
-            if ch == "'":
-                self.pos += 1
-                return "".join(out)
-            match = _ANSI_ESCAPE.match(src, self.pos) if ch == "\\" else None
-            if match is None:
-                out.append(ch)
-                self.pos += 1
-                continue
-            simple, octal, hex2, short, long, control, other = match.groups()
-            self.pos = match.end()
-            if simple is not None:
-                out.append(_ANSI_SIMPLE[simple])
-            elif control is not None:
-                out.append(chr(ord(control) & 0x1F))
-            elif other is not None:
-                out.append("\\" + other)
-            else:
-                code = int(octal, 8) if octal else int(hex2 or short or long, 16)
-                if code > 0x10FFFF:
-                    raise _UnparsableError("invalid escape in $'...'")
-                out.append(chr(code))
-        raise _UnparsableError("unterminated $'")
-
-    def _heredoc_word(self) -> tuple[str, bool]:
-        """Read a here-document's delimiter word: (delimiter, quoted)."""
-        src = self.src
-        while self.pos < len(src) and src[self.pos] in " \t":
-            self.pos += 1
-        start = self.pos
-        while self.pos < len(src) and src[self.pos] not in " \t\n;&|()<>":
-            ch = src[self.pos]
-            if ch in "'\"":
-                end = src.find(ch, self.pos + 1)
-                if end < 0:
-                    raise _UnparsableError("unterminated quote in a here-document delimiter")
-                self.pos = end + 1
-            else:
-                self.pos += 2 if ch == "\\" else 1
-        raw = src[start : self.pos]
-        if not raw:
-            raise _UnparsableError("here-document without a delimiter")
-        quoted = any(c in raw for c in "'\"\\")
-        return ("".join(_tokens(raw)) if quoted else raw), quoted
-
-    def _heredoc_body(self, delimiter: str, quoted: bool, strip_tabs: bool) -> None:
-        """Skip a here-document body from the current line to its delimiter line.
-
-        An unquoted delimiter means the body is expanded: its substitutions are lifted out.
-        Without a delimiter line the body runs to the end, as in bash.
-        """
-        src = self.src
-        start = line = self.pos
-        end = len(src)
-        while line < len(src):
-            newline = src.find("\n", line)
-            stop = len(src) if newline < 0 else newline
-            text = src[line:stop]
-            if (text.lstrip("\t") if strip_tabs else text) == delimiter:
-                end = line
-                self.pos = min(stop + 1, len(src))
-                break
-            line = stop + 1
-        else:
-            self.pos = len(src)
-        if not quoted:
-            body = _Scanner(src[start:end], self.depth, self.budget)
-            body.expansions()
-            self.texts.extend(body.texts)
-
-    def expansions(self) -> None:
-        """Lift out the substitutions of an expanded here-document body."""
-        src = self.src
-        while self.pos < len(src):
-            ch = src[self.pos]
-            if ch == "\\":
-                self.pos += 2
-            elif ch == "`":
-                self._backticks()
-            elif ch == "$":
-                self._dollar(quoted=True)
-            else:
-                self.pos += 1
-
-
-def _strip_redirections(words: Sequence[str]) -> list[str]:
-    """``words`` without redirection operators, their targets and file descriptors."""
-    out: list[str] = []
-    skip = False
-    for word in words:
-        if skip:
-            skip = False
-        elif word in _REDIRECTIONS:
-            if out and _FD.fullmatch(out[-1]):
-                out.pop()
-            skip = True
-        else:
-            out.append(word)
-    return out
-
-
-def _strip_keywords(words: Sequence[str]) -> list[str]:
-    start = 0
-    while start < len(words) and words[start] in _KEYWORDS:
-        start += 1
-    return list(words[start:])
-
-
-def _views(argv: Sequence[str], depth: int) -> Iterator[list[str]]:
-    """A sub-command as `deny_commands` sees it: every command it may run.
-
-    The sub-command without assignments and redirections, each suffix after a wrapper,
-    the command after ``find -exec``, and the sub-commands of ``sh -c`` and ``eval`` strings.
-    """
-    yield list(argv)  # as written, for regular expressions (``^sudo``, ``LD_PRELOAD=``)
-    words = _strip_redirections(argv)
-    first = 0
-    while first < len(words) and _ASSIGNMENT.match(words[first]):
-        first += 1
-    starts: set[int] = set()
-    all_from = len(words)  # after a wrapper, every later word may start the command
-    todo = [first]
-    while todo:
-        start = todo.pop()
-        if start >= all_from or start in starts or start >= len(words):
-            continue
-        starts.add(start)
-        program = _program(words[start])
-        if program in _WRAPPERS:
-            all_from = min(all_from, start + 1)
-        elif program == "find":
-            todo.extend(i + 1 for i in range(start + 1, len(words)) if words[i] in _FIND_EXEC)
-    for start in sorted(starts | set(range(all_from, len(words)))):
-        view = words[start:]
-        yield view
-        program = _program(view[0])
-        code: str | None = None
-        if program in _SHELLS:
-            code = _shell_code(view[1:])
-        elif program == "eval":
-            code = " ".join(view[1:])
-        if code is not None:
-            if depth >= _MAX_DEPTH:
-                raise _UnparsableError(f"commands nested more than {_MAX_DEPTH} deep")
-            for sub in _parse(code, depth + 1):
-                yield from _views(sub, depth + 1)
-
-
-def _shell_code(args: Sequence[str]) -> str | None:
-    """The ``-c`` string of a shell's arguments (``-c``, ``-lc``, ``--command=``), if any."""
-    seen_c = False
-    for i, arg in enumerate(args):
-        if arg == "--":
-            break
-        if arg.startswith("--command="):
-            return arg[len("--command=") :]
-        if arg == "--command" and i + 1 < len(args):
-            return args[i + 1]
-        if arg.startswith(("-", "+")) and not arg.startswith("--") and len(arg) > 1:
-            seen_c = seen_c or "c" in arg[1:]
-        elif seen_c:
-            return arg
-    return None
 
 
 # ======================================================================================
@@ -1123,10 +522,110 @@ def _base(*candidates: str | None) -> str:
 
 
 def _resolve(path: str, base: str) -> str:
+    """``path`` as the CLI's process sees it: joined to ``base`` (its working directory),
+    ``~`` expanded, ``..`` and symlinks resolved (see `_real_path`)."""
     try:
-        return os.path.realpath(os.path.join(base, os.path.expanduser(path)))
+        return _real_path(os.path.join(base, os.path.expanduser(path)), base)
     except (OSError, ValueError) as exc:
         raise _UnresolvableError(f"cannot resolve {path!r}: {exc}") from None
+
+
+#: Links a path may follow before it is refused (the kernel's own limit).
+_MAX_LINKS = 40
+#: Directories below ``/proc/<process>/`` that stand for another path: the process's working
+#: directory and root, as the CLI (not this process) has them.
+_PROC_SELF = re.compile(r"(self|thread-self|[0-9]+)(/task/[0-9]+)?")
+#: Files that are some process's open descriptors: what they are is not on the path.
+_DESCRIPTOR_DIRS = frozenset({"fd", "fdinfo", "map_files"})
+_STANDARD_STREAMS = frozenset({"/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/fd"})
+
+
+def _real_path(path: str, cwd: str) -> str:
+    """`os.path.realpath` as the CLI's process would resolve ``path``.
+
+    This process's ``/proc/self`` is not the CLI's: ``/proc/self/cwd`` (also through
+    ``thread-self``, a task, or a symlink that leads there) is the CLI's working directory
+    ``cwd``, ``/proc/self/root`` is ``/``; a process's open descriptors (``/proc/self/fd/3``,
+    ``/dev/fd/0``, ``/dev/stdin``) and another process's view (``/proc/1234/cwd``) cannot be
+    known, and raise `_UnresolvableError`.
+    """
+    todo = [part for part in path.split("/") if part]
+    done: list[str] = []
+    links = 0
+    while todo:
+        part = todo.pop(0)
+        if part == ".":
+            continue
+        if part == "..":
+            if done:
+                done.pop()
+            continue
+        current = "/" + "/".join(done)
+        in_process = (len(done) == 2 or (len(done) == 4 and done[2] == "task")) and (
+            done[0] == "proc" and _PROC_SELF.fullmatch("/".join(done[1:])) is not None
+        )
+        if in_process:
+            if done[1] not in ("self", "thread-self"):
+                raise _UnresolvableError(f"{path!r} is another process's view of files")
+            if part == "cwd":
+                done = [p for p in cwd.split("/") if p]
+                continue
+            if part == "root":
+                done = []
+                continue
+            if part in _DESCRIPTOR_DIRS:
+                raise _UnresolvableError(f"{path!r} is an open file of the CLI's process")
+        candidate = os.path.join(current, part)
+        if candidate in _STANDARD_STREAMS:
+            raise _UnresolvableError(f"{path!r} is an open file of the CLI's process")
+        if candidate in ("/proc/self", "/proc/thread-self"):
+            done.append(part)  # stands for the CLI's process, not this one: not followed
+            continue
+        try:
+            target = os.readlink(candidate)
+        except OSError:  # not a link, or not there: a name as it stands
+            done.append(part)
+            continue
+        links += 1
+        if links > _MAX_LINKS:
+            raise _UnresolvableError(f"{path!r} has too many levels of symbolic links")
+        todo = [p for p in target.split("/") if p] + todo
+        if target.startswith("/"):
+            done = []
+    return "/" + "/".join(done)
+
+
+#: Entries searched for another name of a hard-linked file before the call is denied.
+_HARD_LINK_SEARCH = 20_000
+
+
+def _hard_link_into(path: str, roots: Sequence[str]) -> str | None:
+    """The denied root that holds another name of ``path``'s file (a hard link), or None.
+
+    A file with one link has no other name. For more, each root is searched for the same
+    file; a root too large to search is taken to hold it (fail closed).
+    """
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    if st.st_nlink < 2 or not os.path.isfile(path):
+        return None
+    key = (st.st_dev, st.st_ino)
+    for root in roots:
+        seen = 0
+        for directory, _dirs, files in os.walk(root):
+            for name in files:
+                seen += 1
+                try:
+                    other = os.lstat(os.path.join(directory, name))
+                except OSError:
+                    continue
+                if (other.st_dev, other.st_ino) == key:
+                    return root
+            if seen > _HARD_LINK_SEARCH:
+                return root
+    return None
 
 
 def _root(root: str | os.PathLike[str], cwd: str | None) -> str:
@@ -1281,6 +780,13 @@ class DenyPaths(Policy):
                         f"{tool_name}: searching {target} would reach the denied path {root}",
                         policy=self.name,
                     )
+            linked = _hard_link_into(target.resolved, self.roots)
+            if linked is not None:
+                return Decision.deny(
+                    f"{tool_name}: {target} is a hard link to a file inside the denied path "
+                    f"{linked}",
+                    policy=self.name,
+                )
         return Decision.continue_(f"{tool_name}: no denied path", policy=self.name)
 
 

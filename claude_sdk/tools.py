@@ -222,7 +222,7 @@ class SdkTool:
                     )
                 value = await _invoke(self.handler, self._plan.is_async, *bound)
         except Exception as exc:  # the model is told; the session goes on
-            logger.info("tool %r raised %r", self.name, exc, exc_info=True)
+            logger.warning("tool %r raised %r", self.name, exc, exc_info=True)
             return _error_result(_describe(exc))
         try:
             return _result(value)

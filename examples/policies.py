@@ -2,16 +2,20 @@
 
 `claude_sdk.policies` builds permission rules from small parts. This example chains two:
 
-* ``deny_commands("rm -rf", "git push --force")`` refuses Bash calls that would run one of
-  those commands anywhere in them: after ``&&`` or ``;``, inside ``$(...)``, behind
-  ``sudo`` or ``FOO=1``, with quotes or options reordered (``'rm' -fr``);
+* ``deny_commands("rm -rf", "git push --force")`` refuses Bash calls that may run one of
+  those commands anywhere in them (the command is parsed with tree-sitter's bash grammar):
+  after ``&&`` or ``;``, inside ``$(...)``, behind any wrapper (``sudo``, ``taskset 1``),
+  with the flags spelled another way (``-Rf``, ``--recursive --force``), inside a string a
+  program runs as code (``bash -c -- '...'``), and code computed at run time
+  (``$(echo rm) -rf``, ``base64 -d x | sh``) is denied because no list can check it;
 * ``allow_paths(".")`` lets the file tools (Read, Write, Edit, Glob, ...) touch only the
-  current directory's tree; ``..``, ``~`` and symlinks are resolved before the check.
+  current directory's tree; ``..``, ``~``, symlinks and ``/proc/self/cwd`` are resolved as
+  the CLI's process sees them before the check.
 
 The chain decides in order: the first deny wins, an allow stops it, and a call no policy
 decides continues. The script prints the decision for a few tool calls (no CLI needed), then
-what the chain answers the CLI when it runs as a PreToolUse hook (``POLICY.as_hook_matcher()``
-in ``Options.hooks``): a deny with its reason, or ``{}`` (no decision: the CLI's own
+what the chain answers the CLI when it runs as a PreToolUse hook
+(``Options(hooks={"PreToolUse": [POLICY]})``): a deny with its reason, or ``{}`` (no decision: the CLI's own
 permission rules apply). Used as the permission callback instead, a policy denies what it
 does not decide (see `claude_sdk.policies`).
 
@@ -34,10 +38,15 @@ CALLS: list[tuple[str, dict[str, Any]]] = [
     ("Bash", {"command": "make clean; sudo rm -fr /tmp/build"}),
     ("Bash", {"command": "echo \"$(FOO=1 'rm' -rf ~)\""}),
     ("Bash", {"command": "git push origin main --force"}),
-    ("Bash", {"command": "echo 'rm -rf is only text here'"}),
+    ("Bash", {"command": "taskset 1 rm --recursive --force build"}),
+    ("Bash", {"command": "bash -c -- 'rm -Rf build'"}),
+    ("Bash", {"command": "echo cm0gLXJmIGJ1aWxkCg== | base64 -d | sh"}),
+    ("Bash", {"command": "$(echo rm) -rf build"}),
+    ("Bash", {"command": "git commit -m \"$(cat <<'EOF'\nTidy the build\nEOF\n)\""}),
     ("Bash", {"command": "echo 'unbalanced"}),
     ("Read", {"file_path": "README.md"}),
     ("Read", {"file_path": "../../etc/passwd"}),
+    ("Read", {"file_path": "/proc/self/root/etc/passwd"}),
     ("Write", {"file_path": "~/.bashrc", "content": "..."}),
     ("Glob", {"pattern": "/etc/*"}),
     ("WebSearch", {"query": "structured concurrency"}),
@@ -55,7 +64,7 @@ def main() -> None:
     # The same chain as a PreToolUse hook: what the CLI would be told.
     hook = PolicyHook(POLICY)
     print("\nas a PreToolUse hook:")
-    for tool_name, tool_input in CALLS[1:2] + CALLS[6:7]:
+    for tool_name, tool_input in CALLS[1:2] + CALLS[11:12]:
         hook_input = cs.PreToolUseInput(
             session_id="example",
             transcript_path="/dev/null",

@@ -145,19 +145,22 @@ DENY_ROWS: list[tuple[str, str, str]] = [
     ("echo ${unterminated", "deny", "cannot parse"),
     ("ls )", "deny", "cannot parse"),
     ("echo " + "$(" * 20 + "ls" + ")" * 20, "deny", "nested"),
-    ("echo " + "$((" * 20 + "1" + "))" * 20, "deny", "nested"),
-    ("((((x", "deny", "unbalanced '('"),
-    ("(" * 20_000, "deny", "too complex"),
-    ("echo " + "a" * 300_000, "deny", "too long"),
+    ("echo " + "$((" * 20 + "1" + "))" * 20, "deny", ""),
+    ("((((x", "deny", "cannot parse"),
+    ("(" * 20_000, "deny", "cannot parse"),
+    ("echo " + "a" * 1_000_000, "deny", "too long"),
     ("bash -c " + "'bash -c \"" * 1 + "rm -rf x" + "\"'", "deny", "rm -rf"),
+    # a string that may be shell code is read as code (erring towards deny)
+    ("echo 'rm -rf build'", "deny", "rm -rf"),
+    ('echo "rm -rf build"', "deny", "rm -rf"),
+    ("echo rm -rf build", "deny", "rm -rf"),
+    ("grep -r 'rm -rf' .", "deny", "rm -rf"),
+    ('git commit -m "never rm -rf"', "deny", "rm -rf"),
+    ("echo '$(rm -rf build)'", "deny", "rm -rf"),
     # harmless: continue
     ("ls -la", "continue", "no denied command"),
     ("", "continue", "no denied command"),
-    ("echo 'rm -rf build'", "continue", ""),
-    ('echo "rm -rf build"', "continue", ""),
-    ("echo rm -rf build", "continue", ""),
-    ("grep -r 'rm -rf' .", "continue", ""),
-    ('git commit -m "never rm -rf"', "continue", ""),
+    ("echo " + "a" * 300_000, "continue", ""),
     ("rm -r build", "continue", ""),
     ("rm -- -rf", "continue", ""),
     ("git push", "continue", ""),
@@ -167,7 +170,6 @@ DENY_ROWS: list[tuple[str, str, str]] = [
     ("cat <<-EOF\n\trm -rf build\n\tEOF\nls", "continue", ""),
     ("git commit -m \"$(cat <<'EOF'\nDon't rm -rf here\nEOF\n)\"", "continue", ""),
     ("echo $((1 << 2)) ${HOME}", "continue", ""),
-    ("echo '$(rm -rf build)'", "continue", ""),
 ]
 
 REQUIRE = require_command("git status", "git diff", "ls", re.compile(r"echo [\w ]+"))
@@ -381,7 +383,11 @@ def _recursive_force(args: list[str]) -> bool:
 
 
 @pytest.mark.skipif(_BASH is None, reason="needs bash")
-@pytest.mark.parametrize("command", [row[0] for row in DENY_ROWS if row[1] == "continue"], ids=repr)
+@pytest.mark.parametrize(
+    "command",
+    [row[0] for row in DENY_ROWS if row[1] == "continue" and len(row[0]) < 10_000],
+    ids=_short,
+)
 def test_harmless_rows_do_not_run_rm_rf_in_bash(command: str, tmp_path: Path) -> None:
     calls = _rm_calls_in_bash(command, tmp_path)
     assert not [c for c in calls if _recursive_force(c)], calls

@@ -19,10 +19,15 @@ grace). ``Options -> (LaunchSpec, InitializeRequest)`` are pure functions (no I/
   characters, Linux fails with ``E2BIG``). A custom system prompt travels as
   ``initialize.systemPrompt`` (``[text]``), preset appendices as ``appendSystemPrompt``,
   and agents, hooks, skills and the title in ``initialize`` too. What stays on argv is short
-  or inherently a command-line value: paths, names, the MCP config JSON (``--mcp-config``;
-  in-process servers appear there as ``{"type": "sdk", "name": name}``), the settings JSON
-  (``--settings``, with ``sandbox`` merged in) and the output JSON Schema (``--json-schema``,
-  also sent as ``initialize.jsonSchema``).
+  or inherently a command-line value: paths, names, the in-process MCP servers
+  (``--mcp-config``, ``{"type": "sdk", "name": name}``) and the output JSON Schema
+  (``--json-schema``, also sent as ``initialize.jsonSchema``).
+* **Secrets never go on argv** (every local user reads ``/proc/<pid>/cmdline``): the other
+  MCP servers (their headers and env) travel as ``initialize.mcpServers`` with
+  ``--await-initialize``, the settings JSON (``sandbox`` merged in, its ``env`` included) as
+  ``initialize.settings`` with ``--initialize-fields=settings``, ``managed_settings`` as
+  ``initialize.managedSettings`` with ``--managed-settings-in-initialize`` (§2.4). A settings
+  or MCP config file's path stays a path.
 * **The default system prompt is empty** (as in both official SDKs, PITFALLS R24): with no
   ``system_prompt`` the argv carries ``--system-prompt=``, the one-token form of the
   official Python SDK's ``--system-prompt ""``; the API's ``system`` then holds only the
@@ -232,6 +237,31 @@ def mcp_server_wire(name: str, config: Any) -> dict[str, Any]:
     return out
 
 
+def mcp_delivery(
+    options: Options,
+) -> tuple[str | None, dict[str, Any], dict[str, Any]]:
+    """How ``Options.mcp_servers`` reaches the CLI: (a config file's path for
+    ``--mcp-config``, the in-process servers for ``--mcp-config``, the other servers for
+    ``initialize``). The other servers' headers and env may be secrets: they never go on
+    the command line, which every local user can read in ``/proc/<pid>/cmdline``."""
+    servers: Any = options.mcp_servers
+    if not servers:
+        return None, {}, {}
+    if isinstance(servers, str):
+        if not _is_json_text(servers):
+            return servers, {}, {}
+        document = loads(servers)
+        servers = document.get("mcpServers", {}) if isinstance(document, dict) else {}
+    wire = {name: mcp_server_wire(name, config) for name, config in servers.items()}
+    in_process = {name: w for name, w in wire.items() if w.get("type") == "sdk"}
+    external = {name: w for name, w in wire.items() if w.get("type") != "sdk"}
+    return None, in_process, external
+
+
+def _is_json_text(value: str) -> bool:
+    return value.lstrip().startswith("{")
+
+
 def mcp_config(servers: Mapping[str, Any]) -> dict[str, Any]:
     """The ``--mcp-config`` document for ``servers``: ``{"mcpServers": {name: config}}``."""
     return {"mcpServers": {name: mcp_server_wire(name, c) for name, c in servers.items()}}
@@ -363,18 +393,24 @@ def build_argv(options: Options) -> list[str]:
     if o.agent is not None:
         argv.append(_flag("agent", o.agent))
 
-    # MCP, settings, plugins
-    if isinstance(o.mcp_servers, str):
-        argv.append(_flag("mcp-config", o.mcp_servers))
-    elif o.mcp_servers:
-        argv.append(_flag("mcp-config", _json(mcp_config(o.mcp_servers))))
+    # MCP, settings, plugins: what may hold secrets (server headers and env, settings env)
+    # travels in initialize, never on the command line (§2.4).
+    path, in_process, external = mcp_delivery(o)
+    if path is not None:
+        argv.append(_flag("mcp-config", path))
+    if in_process:
+        argv.append(_flag("mcp-config", _json({"mcpServers": in_process})))
+    if external:
+        argv.append("--await-initialize")
     if o.strict_mcp_config:
         argv.append("--strict-mcp-config")
     settings = _settings_value(o)
-    if settings is not None:
-        argv.append(_flag("settings", settings))
+    if settings is not None and not _is_json_text(settings):
+        argv.append(_flag("settings", settings))  # a file's path
+    elif settings is not None:
+        argv.append(_flag("initialize-fields", "settings"))
     if o.managed_settings is not None:
-        argv.append(_flag("managed-settings", _json(o.managed_settings)))
+        argv.append("--managed-settings-in-initialize")
     if setting_sources is not None:
         argv.append(_flag("setting-sources", ",".join(setting_sources)))
     argv += [_flag("add-dir", d) for d in o.add_dirs]
@@ -489,6 +525,14 @@ def build_initialize(options: Options) -> tuple[InitializeRequest, dict[str, Hoo
         fields["supported_dialog_kinds"] = list(o.supported_dialog_kinds)
     if o.tool_aliases:
         fields["tool_aliases"] = dict(o.tool_aliases)
+    _path, _in_process, external = mcp_delivery(o)
+    if external:
+        fields["mcp_servers"] = external
+    settings = _settings_value(o)
+    if settings is not None and _is_json_text(settings):
+        fields["settings"] = loads(settings)
+    if o.managed_settings is not None:
+        fields["managed_settings"] = dict(o.managed_settings)
     request = InitializeRequest(
         hooks=hooks,
         json_schema=o.output_schema,

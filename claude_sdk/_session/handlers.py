@@ -21,24 +21,28 @@ from __future__ import annotations
 import inspect
 import logging
 import types
+import typing
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 import anyio
+import attrs
 
 from .. import control as c
+from .._protocol.codec import Codec
 from .._protocol.events import InboundRequest
 from ..hooks import (
     AsyncHookOutput,
+    BaseHookSpecificOutput,
     HookContext,
     HookOutput,
+    HookSpecificOutput,
     PermissionRequestOutput,
     PreToolUseOutput,
 )
 from ..permissions import PermissionAllow, PermissionDeny, ToolPermissionContext
 
 if TYPE_CHECKING:
-    from .._protocol.codec import Codec
     from .core import SessionCore
 
 __all__ = ["NO_ANSWER", "RejectedError", "describe", "dispatch", "jsonrpc_error"]
@@ -156,7 +160,12 @@ async def _decide(
             result = await _call(callback, seconds, request.tool_name, dict(request.input), context)
     except Exception as exc:
         # Fail closed: a callback that raises or times out denies the tool.
-        logger.warning("can_use_tool for %s failed: %r; denying", request.tool_name, exc)
+        logger.warning(
+            "can_use_tool for %s failed, so the tool is denied: %s",
+            request.tool_name,
+            describe(exc),
+            exc_info=exc,
+        )
         return PermissionDeny(message=f"permission callback failed: {describe(exc)}")
     if isinstance(result, PermissionAllow):
         if result.updated_input is None:
@@ -170,6 +179,11 @@ async def _decide(
         return result
     if isinstance(result, PermissionDeny):
         return result
+    logger.warning(
+        "can_use_tool for %s returned %s, not PermissionAllow or PermissionDeny; denying",
+        request.tool_name,
+        type(result).__name__,
+    )
     return PermissionDeny(
         message=f"permission callback returned {type(result).__name__}, "
         "not PermissionAllow or PermissionDeny"
@@ -213,23 +227,91 @@ async def _run_hook(
         result = await _call(
             registration.callback, registration.matcher.timeout, request.input, context
         )
-        return _hook_answer(result)
+        return _hook_answer(core.codec, registration.event, result)
     except Exception as exc:  # fail closed on anything
-        logger.warning("the %s hook failed: %r", registration.event, exc)
+        logger.warning(
+            "the %s hook %s failed: %s",
+            registration.event,
+            _callback_name(registration.callback),
+            describe(exc),
+            exc_info=exc,
+        )
         denial = _hook_denial(registration.event, exc)
         if denial is not None:
             return denial  # fail closed: a failing permission hook denies
         raise
 
 
-def _hook_answer(result: Any) -> Any:
+def _callback_name(callback: Any) -> str:
+    return getattr(callback, "__qualname__", None) or type(callback).__name__
+
+
+def _hook_answer(codec: Codec, event: str, result: Any) -> Any:
     if result is None:
         return HookOutput()
     if isinstance(result, (HookOutput, AsyncHookOutput)):
         return result
     if isinstance(result, Mapping):
-        return dict(result)
+        return hook_output_of(codec, event, result)
     raise TypeError(f"hook returned {type(result).__name__}, not HookOutput, dict or None")
+
+
+#: The event-specific output class of each hook event.
+_SPECIFIC: Final = {cls.hook_event_name: cls for cls in typing.get_args(HookSpecificOutput)}
+
+
+def _wire_keys(codec: Codec, cls: type, given: Mapping[str, Any], where: str) -> dict[str, Any]:
+    """``given`` with our field names (``permission_decision``) as wire keys; an unknown
+    key is an error."""
+    names = {f.name: codec.wire_name(cls, f.name) for f in attrs.fields(cls) if f.name != "extra"}
+    wire = set(names.values())
+    out: dict[str, Any] = {}
+    for key, value in given.items():
+        if key in wire:
+            out[key] = value
+        elif key in names:
+            out[names[key]] = value
+        elif key.rstrip("_") in names.values():  # ``continue`` written ``continue_``
+            out[key.rstrip("_")] = value
+        else:
+            known = ", ".join(sorted(wire | set(names)))
+            raise TypeError(f"the hook answer has an unknown key {key!r} in {where} ({known})")
+    return out
+
+
+def hook_output_of(codec: Codec, event: str, given: Mapping[str, Any]) -> Any:
+    """A hook's dict answer as the typed output, checked: the wire form
+    (``{"hookSpecificOutput": {"permissionDecision": "deny"}}``) or our field names
+    (``{"specific": {"permission_decision": "deny"}}``), mixed freely.
+
+    Raises:
+        TypeError: an unknown key or a value of the wrong type (the hook then fails, and a
+            failing PreToolUse or PermissionRequest hook denies).
+    """
+    cls: type = AsyncHookOutput if ("async" in given or "async_" in given) else HookOutput
+    data = _wire_keys(codec, cls, given, "the answer")
+    specific_key = codec.wire_name(HookOutput, "specific") if cls is HookOutput else None
+    if specific_key is not None and data.get(specific_key) is not None:
+        specific = data[specific_key]
+        if isinstance(specific, BaseHookSpecificOutput):
+            specific = codec.unstructure(specific)
+        if not isinstance(specific, Mapping):
+            raise TypeError(f"the hook answer's {specific_key} is not an object: {specific!r}")
+        specific = dict(specific)
+        tag = specific.pop("hookEventName", specific.pop("hook_event_name", event))
+        if tag != event:
+            raise TypeError(f"a {event} hook answered for another event, {tag!r}")
+        specific_cls = _SPECIFIC.get(event)
+        if specific_cls is None:
+            raise TypeError(f"{event} hooks take no event-specific answer")
+        specific = _wire_keys(codec, specific_cls, specific, specific_key)
+        specific["hookEventName"] = event
+        data[specific_key] = specific
+    value = codec.structure(data, cls)
+    problems = codec.drift(value)
+    if problems:
+        raise TypeError("the hook answer does not fit: " + "; ".join(problems))
+    return value
 
 
 def _hook_denial(event: str, exc: BaseException) -> HookOutput | None:

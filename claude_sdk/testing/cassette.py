@@ -152,7 +152,16 @@ ScrubHook = Callable[[str, dict[str, Any]], dict[str, Any]]
 ``"cli>sdk"``. It may change the dict in place and return it, or return a new one."""
 
 _JSON = dict[str, Any]
-_SECRET_NAME = re.compile(r"API_?KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL", re.IGNORECASE)
+_SECRET_NAME = re.compile(
+    r"API_?KEY|_KEY$|^KEY$|PRIVATE|TOKEN|SECRET|PASSW|CREDENTIAL|_PAT$|^PAT$|AUTH|COOKIE|"
+    r"SESSION|DSN$|DATABASE_URL|CONNECTION_STRING",
+    re.IGNORECASE,
+)
+#: Variables the SDK itself sets for the CLI (not the caller's, not secret).
+_SDK_ENV = frozenset(
+    {"CLAUDE_CODE_ENTRYPOINT", "CLAUDE_CODE_SDK_READS_SESSION_STATE", "CLAUDE_AGENT_SDK_VERSION",
+     "CLAUDE_AGENT_SDK_CLIENT_APP", "CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING"}
+)  # fmt: skip
 _MARKER = re.compile(r"^\.\.\.\[\d+ more of \d+\]$")
 _DIRECTIONS = (SDK_TO_CLI, CLI_TO_SDK)
 
@@ -547,17 +556,72 @@ def _entry(obj: _JSON, where: str, number: int) -> CassetteEntry:
 # Scrubbing
 
 
-def _replace_strings(value: Any, pairs: Sequence[tuple[str, str]]) -> Any:
+#: Shapes of credentials, replaced wherever they appear (``auto_scrub``): Anthropic, OpenAI
+#: and GitHub keys, AWS access key ids, Slack tokens, bearer tokens, passwords in URLs.
+TOKEN_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"sk-ant-[A-Za-z0-9_\-]{8,}"), "<sk-ant-key>"),
+    (re.compile(r"\bsk-(?:proj-)?[A-Za-z0-9_\-]{20,}"), "<sk-key>"),
+    (
+        re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})"),
+        "<github-token>",
+    ),
+    (re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"), "<aws-access-key-id>"),
+    (re.compile(r"\bxox[abposr]-[A-Za-z0-9\-]{10,}"), "<slack-token>"),
+    (re.compile(r"(?i)\b(bearer|basic|token)(\s+)[A-Za-z0-9._~+/=\-]{8,}"), r"\1\2<token>"),
+    (re.compile(r"\b([a-zA-Z][a-zA-Z0-9+.\-]*://[^/\s:@]+:)[^@\s/]+@"), r"\1<password>@"),
+)
+
+
+def _replace_strings(
+    value: Any,
+    pairs: Sequence[tuple[str, str]],
+    patterns: Sequence[tuple[re.Pattern[str], str]] = (),
+) -> Any:
     if isinstance(value, str):
         for old, new in pairs:
             if old in value:
                 value = value.replace(old, new)
+        for pattern, replacement in patterns:
+            value = pattern.sub(replacement, value)
         return value
     if isinstance(value, list):
-        return [_replace_strings(v, pairs) for v in value]
+        return [_replace_strings(v, pairs, patterns) for v in value]
     if isinstance(value, dict):
-        return {_replace_strings(k, pairs): _replace_strings(v, pairs) for k, v in value.items()}
+        return {
+            _replace_strings(k, pairs, patterns): _replace_strings(v, pairs, patterns)
+            for k, v in value.items()
+        }
     return value
+
+
+#: Keys under which a frame carries secrets by value: MCP server headers and env, settings env.
+_SECRET_CONTAINERS = frozenset({"headers", "env"})
+
+
+def frame_secrets(msg: Any) -> dict[str, str]:
+    """Replacements for the secret values a frame carries: each value under a ``headers`` or
+    ``env`` object (MCP servers and settings in ``initialize``), as ``<NAME>``."""
+    out: dict[str, str] = {}
+    todo = [msg]
+    while todo:
+        value = todo.pop()
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if key in _SECRET_CONTAINERS and isinstance(item, dict):
+                    for name, secret in item.items():
+                        if isinstance(secret, str) and len(secret) >= 4:
+                            out.setdefault(secret, f"<{name}>")
+                            bare = _BEARER.sub("", secret)
+                            if len(bare) >= 8:
+                                out.setdefault(bare, f"<{name}>")
+                else:
+                    todo.append(item)
+        elif isinstance(value, list):
+            todo.extend(value)
+    return out
+
+
+_BEARER = re.compile(r"(?i)^(bearer|basic|token)\s+")
 
 
 def _ordered(pairs: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
@@ -580,6 +644,7 @@ class Scrubber:
 
     replacements: tuple[tuple[str, str], ...] = attrs.field(default=(), converter=_ordered)
     hooks: tuple[ScrubHook, ...] = ()
+    patterns: tuple[tuple[re.Pattern[str], str], ...] = ()
 
     @classmethod
     def coerce(cls, spec: ScrubSpec) -> Scrubber:
@@ -608,7 +673,8 @@ class Scrubber:
 
     def merged(self, other: Scrubber) -> Scrubber:
         """Both sets of hooks and replacements (``self``'s replacements win on a tie)."""
-        return Scrubber(self.replacements + other.replacements, self.hooks + other.hooks)
+        patterns = self.patterns + tuple(p for p in other.patterns if p not in self.patterns)
+        return Scrubber(self.replacements + other.replacements, self.hooks + other.hooks, patterns)
 
     def frame(self, direction: str, msg: _JSON) -> _JSON:
         """Scrub one frame dict (hooks, then replacements)."""
@@ -616,14 +682,14 @@ class Scrubber:
             msg = hook(direction, msg)
             if not isinstance(msg, dict):
                 raise TypeError(f"the scrub hook {hook!r} returned {type(msg).__name__}, not dict")
-        if self.replacements:
-            result: _JSON = _replace_strings(msg, self.replacements)
+        if self.replacements or self.patterns:
+            result: _JSON = _replace_strings(msg, self.replacements, self.patterns)
             return result
         return msg
 
     def text(self, value: str) -> str:
         """Apply the replacements to a string."""
-        result: str = _replace_strings(value, self.replacements)
+        result: str = _replace_strings(value, self.replacements, self.patterns)
         return result
 
 
@@ -648,6 +714,10 @@ def machine_replacements(spec: LaunchSpec | None = None) -> dict[str, str]:
     out: dict[str, str] = {}
     for name, value in env.items():
         if value and len(value) >= 8 and _SECRET_NAME.search(name):
+            out.setdefault(value, f"<{name}>")
+    # Every value the caller put in the CLI's environment (Options.env), whatever its name.
+    for name, value in (spec.env if spec is not None else {}).items():
+        if value and len(value) >= 6 and name not in _SDK_ENV:
             out.setdefault(value, f"<{name}>")
     cwd = (spec.cwd if spec is not None else None) or os.getcwd()
     home = env.get("HOME") or os.path.expanduser("~")
@@ -828,7 +898,14 @@ class RecordingTransport(Transport):
     def _finish(self, log: _Log) -> Recording:
         scrubber = self.scrubber
         if self.auto_scrub:
-            scrubber = scrubber.merged(Scrubber(tuple(machine_replacements(log.spec).items())))
+            secrets = dict(machine_replacements(log.spec))
+            for _t, direction, payload in log.events:
+                if direction == SDK_TO_CLI:
+                    frame = _parse_object(payload)
+                    if frame is not None:
+                        for value, label in frame_secrets(frame).items():
+                            secrets.setdefault(value, label)
+            scrubber = scrubber.merged(Scrubber(tuple(secrets.items()), (), TOKEN_PATTERNS))
         entries: list[CassetteEntry] = []
         init_ids: set[str] = set()
         cli_version: str | None = None
@@ -1041,7 +1118,7 @@ class _Player:
         self.timeout = transport.timeout
         scrubber = transport.scrubber
         if transport.auto_scrub:
-            machine = Scrubber(tuple(machine_replacements(peer.spec).items()))
+            machine = Scrubber(tuple(machine_replacements(peer.spec).items()), (), TOKEN_PATTERNS)
             scrubber = scrubber.merged(machine)
         self.scrubber = scrubber
         self.queue: list[_Sent] = []
@@ -1255,7 +1332,12 @@ class _Player:
     def _normal_sent(self, item: _Sent) -> Any:
         if item.msg is None:
             return self.scrubber.text(item.raw)
-        return self._normal(SDK_TO_CLI, self.scrubber.frame(SDK_TO_CLI, copy.deepcopy(item.msg)))
+        scrubber = self.scrubber
+        if self.transport.auto_scrub:
+            secrets = frame_secrets(item.msg)
+            if secrets:  # as recorded: the values under headers and env, by name
+                scrubber = Scrubber(tuple(secrets.items())).merged(scrubber)
+        return self._normal(SDK_TO_CLI, scrubber.frame(SDK_TO_CLI, copy.deepcopy(item.msg)))
 
     async def _expect_eof(self, entry: CassetteEntry, position: int) -> None:
         with anyio.move_on_after(self.timeout):

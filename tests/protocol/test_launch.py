@@ -183,50 +183,21 @@ ARGV_ROWS: list[tuple[str, JSON, list[str]]] = [
     ),
     ("permission_prompts", {"permission_prompts": "none"}, ["--permission-prompts=none"]),
     ("agent", {"agent": "reviewer"}, ["--agent=reviewer"]),
-    # -- MCP
+    # -- MCP: in-process servers on argv; the others (headers, env) in initialize
     (
         "mcp_servers",
         {"mcp_servers": {"fs": McpStdioServer(command="npx", args=["-y", "fs"])}},
-        ['--mcp-config={"mcpServers":{"fs":{"type":"stdio","command":"npx","args":["-y","fs"]}}}'],
+        ["--await-initialize"],
     ),
     (
         "mcp_servers",
-        {
-            "mcp_servers": {
-                "s": McpStdioServer(command="srv", env={"K": "V"}, timeout=5000, always_load=True)
-            }
-        },
-        [
-            '--mcp-config={"mcpServers":{"s":{"type":"stdio","command":"srv","args":[],'
-            '"env":{"K":"V"},"timeout":5000,"alwaysLoad":true}}}'
-        ],
-    ),
-    (
-        "mcp_servers",
-        {
-            "mcp_servers": {
-                "remote": McpSSEServer(
-                    url="https://x/sse",
-                    headers={"Authorization": "Bearer t"},
-                    tools=[{"name": "q", "permission_policy": "always_ask"}],
-                )
-            }
-        },
-        [
-            '--mcp-config={"mcpServers":{"remote":{"type":"sse","url":"https://x/sse",'
-            '"headers":{"Authorization":"Bearer t"},'
-            '"tools":[{"name":"q","permission_policy":"always_ask"}]}}}'
-        ],
-    ),
-    (
-        "mcp_servers",
-        {"mcp_servers": {"h": McpHttpServer(url="https://x/mcp", timeout=60000)}},
-        ['--mcp-config={"mcpServers":{"h":{"type":"http","url":"https://x/mcp","timeout":60000}}}'],
+        {"mcp_servers": {"remote": McpSSEServer(url="https://x/sse", headers={"A": "t"})}},
+        ["--await-initialize"],
     ),
     (
         "mcp_servers",
         {"mcp_servers": {"d": {"command": "python", "args": ["-m", "srv"]}}},
-        ['--mcp-config={"mcpServers":{"d":{"command":"python","args":["-m","srv"]}}}'],
+        ["--await-initialize"],
     ),
     (
         "mcp_servers",
@@ -238,36 +209,26 @@ ARGV_ROWS: list[tuple[str, JSON, list[str]]] = [
         {"mcp_servers": {"calc": {"type": "sdk", "name": "calc", "instance": InProcessServer()}}},
         ['--mcp-config={"mcpServers":{"calc":{"type":"sdk","name":"calc"}}}'],
     ),
+    (
+        "mcp_servers",
+        {"mcp_servers": {"calc": InProcessServer(), "h": McpHttpServer(url="https://x/mcp")}},
+        ['--mcp-config={"mcpServers":{"calc":{"type":"sdk","name":"calc"}}}', "--await-initialize"],
+    ),
     ("mcp_servers", {"mcp_servers": "/etc/mcp.json"}, ["--mcp-config=/etc/mcp.json"]),
     ("mcp_servers", {"mcp_servers": Path("/etc/mcp.json")}, ["--mcp-config=/etc/mcp.json"]),
+    (
+        "mcp_servers",
+        {"mcp_servers": '{"mcpServers": {"h": {"type": "http", "url": "https://x"}}}'},
+        ["--await-initialize"],
+    ),
     ("mcp_servers", {"mcp_servers": {}}, []),
     ("strict_mcp_config", {"strict_mcp_config": True}, ["--strict-mcp-config"]),
-    # -- settings and plugins
-    ("settings", {"settings": {"model": "x"}}, ['--settings={"model":"x"}']),
+    # -- settings (JSON in initialize; a file's path on argv) and plugins
+    ("settings", {"settings": {"model": "x"}}, ["--initialize-fields=settings"]),
     ("settings", {"settings": "/etc/s.json"}, ["--settings=/etc/s.json"]),
-    ("settings", {"settings": '{"model": "x"}'}, ['--settings={"model": "x"}']),
-    (
-        "sandbox",
-        {"sandbox": {"enabled": True}},
-        ['--settings={"sandbox":{"enabled":true,"failIfUnavailable":true}}'],
-    ),
-    (
-        "sandbox",
-        {"sandbox": {"enabled": True, "failIfUnavailable": False}},
-        ['--settings={"sandbox":{"enabled":true,"failIfUnavailable":false}}'],
-    ),
-    ("sandbox", {"sandbox": {"enabled": False}}, ['--settings={"sandbox":{"enabled":false}}']),
-    (
-        "sandbox",
-        {"settings": {"model": "x"}, "sandbox": {"enabled": False}},
-        ['--settings={"model":"x","sandbox":{"enabled":false}}'],
-    ),
-    (
-        "sandbox",
-        {"settings": '{"model":"x","sandbox":{"old":1}}', "sandbox": {"enabled": False}},
-        ['--settings={"model":"x","sandbox":{"enabled":false}}'],
-    ),
-    ("managed_settings", {"managed_settings": {"a": 1}}, ['--managed-settings={"a":1}']),
+    ("settings", {"settings": '{"model": "x"}'}, ["--initialize-fields=settings"]),
+    ("sandbox", {"sandbox": {"enabled": True}}, ["--initialize-fields=settings"]),
+    ("managed_settings", {"managed_settings": {"a": 1}}, ["--managed-settings-in-initialize"]),
     ("setting_sources", {"setting_sources": []}, ["--setting-sources="]),
     (
         "setting_sources",
@@ -444,6 +405,83 @@ def test_system_prompt(prompt: Any, argv: list[str], init: JSON) -> None:
 INIT_ROWS: list[tuple[str, JSON, JSON]] = [
     ("(defaults)", {}, {}),
     (
+        "mcp_servers",
+        {"mcp_servers": {"fs": McpStdioServer(command="npx", args=["-y", "fs"])}},
+        {"mcpServers": {"fs": {"type": "stdio", "command": "npx", "args": ["-y", "fs"]}}},
+    ),
+    (
+        "mcp_servers",
+        {
+            "mcp_servers": {
+                "s": McpStdioServer(command="srv", env={"K": "V"}, timeout=5000, always_load=True)
+            }
+        },
+        {
+            "mcpServers": {
+                "s": {
+                    "type": "stdio",
+                    "command": "srv",
+                    "args": [],
+                    "env": {"K": "V"},
+                    "timeout": 5000,
+                    "alwaysLoad": True,
+                }
+            }
+        },
+    ),
+    (
+        "mcp_servers",
+        {
+            "mcp_servers": {
+                "remote": McpSSEServer(
+                    url="https://x/sse",
+                    headers={"Authorization": "Bearer t"},
+                    tools=[{"name": "q", "permission_policy": "always_ask"}],
+                ),
+                "calc": InProcessServer(),
+            }
+        },
+        {
+            "mcpServers": {
+                "remote": {
+                    "type": "sse",
+                    "url": "https://x/sse",
+                    "headers": {"Authorization": "Bearer t"},
+                    "tools": [{"name": "q", "permission_policy": "always_ask"}],
+                }
+            }
+        },
+    ),
+    (
+        "mcp_servers",
+        {"mcp_servers": {"h": McpHttpServer(url="https://x/mcp", timeout=60000)}},
+        {"mcpServers": {"h": {"type": "http", "url": "https://x/mcp", "timeout": 60000}}},
+    ),
+    ("settings", {"settings": {"model": "x"}}, {"settings": {"model": "x"}}),
+    ("settings", {"settings": '{"model": "x"}'}, {"settings": {"model": "x"}}),
+    ("settings", {"settings": "/etc/s.json"}, {}),
+    (
+        "sandbox",
+        {"sandbox": {"enabled": True}},
+        {"settings": {"sandbox": {"enabled": True, "failIfUnavailable": True}}},
+    ),
+    (
+        "sandbox",
+        {"sandbox": {"enabled": True, "failIfUnavailable": False}},
+        {"settings": {"sandbox": {"enabled": True, "failIfUnavailable": False}}},
+    ),
+    (
+        "sandbox",
+        {"settings": {"model": "x"}, "sandbox": {"enabled": False}},
+        {"settings": {"model": "x", "sandbox": {"enabled": False}}},
+    ),
+    (
+        "sandbox",
+        {"settings": '{"model":"x","sandbox":{"old":1}}', "sandbox": {"enabled": False}},
+        {"settings": {"model": "x", "sandbox": {"enabled": False}}},
+    ),
+    ("managed_settings", {"managed_settings": {"a": 1}}, {"managedSettings": {"a": 1}}),
+    (
         "agents",
         {
             "agents": {
@@ -536,9 +574,14 @@ def test_hook_table_maps_ids_to_callbacks() -> None:
 
 def test_only_the_flag_changes_for_argv_options() -> None:
     """Options that only touch argv or env leave initialize minimal."""
+    in_initialize = {"output_format", "skills", "mcp_servers", "settings", "sandbox",
+                     "managed_settings"}  # fmt: skip
     for _, kwargs, _ in ARGV_ROWS:
-        if {"output_format", "skills"} & set(kwargs):
-            continue
+        if in_initialize & set(kwargs) and init_wire(quiet(**kwargs)) != {
+            "subtype": "initialize",
+            "hooks": None,
+        }:
+            continue  # secrets: in initialize, with a flag that says so (INIT_ROWS)
         assert init_wire(quiet(**kwargs)) == {"subtype": "initialize", "hooks": None}
 
 

@@ -886,15 +886,6 @@ def mcp_servers() -> tuple[dict[str, Any], dict[str, Any]]:
     return servers, wire
 
 
-def mcp_config_of(argv: tuple[str, ...]) -> dict[str, Any]:
-    values = [a.split("=", 1)[1] for a in argv if a.startswith("--mcp-config=")]
-    values += [argv[i + 1] for i, a in enumerate(argv) if a == "--mcp-config"]
-    assert len(values) == 1, argv
-    config: dict[str, Any] = json.loads(values[0])
-    assert isinstance(config, dict)
-    return config
-
-
 @pytest.mark.parametrize("subset", ["all", "files", "events", "api", "raw-dict"])
 async def test_mcp_set_servers_sends_the_wire_form_of_every_server_kind(subset: str) -> None:
     servers, wire = mcp_servers()
@@ -912,12 +903,20 @@ async def test_mcp_set_servers_sends_the_wire_form_of_every_server_kind(subset: 
     ]
     assert len(sent) == 1
     assert json.loads(sent[0])["request"] == {"subtype": "mcp_set_servers", "servers": wire}
-    # The same values in Options.mcp_servers give the same wire form on the command line.
+    # The same values in Options.mcp_servers give the same wire form in initialize (their
+    # headers and env are kept off the command line).
     launched = serving()
     with anyio.fail_after(10):
         async with cs.open_session(cs.Options(mcp_servers=servers), transport=launched):
             pass
-    assert mcp_config_of(launched.cli.argv) == {"mcpServers": wire}
+    assert "--await-initialize" in launched.cli.argv
+    assert not [a for a in launched.cli.argv if a.startswith("--mcp-config")]
+    init = [
+        json.loads(r.line)["request"]
+        for r in launched.log
+        if isinstance(r.frame, ControlRequest) and r.frame.subtype == "initialize"
+    ]
+    assert init[0]["mcpServers"] == wire
 
 
 class EchoHandler:
