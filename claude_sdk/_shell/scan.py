@@ -28,7 +28,7 @@ import fnmatch
 import re
 import shlex
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Final
 
 import attrs
@@ -406,19 +406,25 @@ def _candidates(code: str) -> list[str]:
     return out
 
 
+def _commands(command: str, deadline: float) -> Iterator[Command]:
+    """The commands of a command string that parses, checking the deadline as it goes."""
+    parsed = parse(command, deadline=deadline)
+    if parsed.errors:
+        raise UnparsableError(f"cannot parse it (near {parsed.errors[0]!r})")
+    for i, sub in enumerate(parsed.commands):
+        if not i & 63 and time.monotonic() > deadline:
+            raise UnparsableError(TOO_COMPLEX)
+        yield sub
+
+
 def denied(command: str, patterns: Sequence[Pattern], deadline: float) -> str | None:
     """Why a deny list of ``patterns`` denies ``command``, or None (see the module doc).
 
     Raises:
         UnparsableError: the command cannot be checked (the caller denies it).
     """
-    parsed = parse(command, deadline=deadline)
-    if parsed.errors:
-        raise UnparsableError(f"cannot parse it (near {parsed.errors[0]!r})")
     denier = _Denier(patterns, _Budget(command, deadline))
-    for i, sub in enumerate(parsed.commands):
-        if not i & 63 and time.monotonic() > deadline:
-            raise UnparsableError(TOO_COMPLEX)
+    for sub in _commands(command, deadline):
         found = denier.check(sub, True)
         if found is not None:
             return found
@@ -441,12 +447,7 @@ def unlisted(command: str, patterns: Sequence[Pattern], deadline: float) -> str 
     Raises:
         UnparsableError: the command cannot be checked (the caller denies it).
     """
-    parsed = parse(command, deadline=deadline)
-    if parsed.errors:
-        raise UnparsableError(f"cannot parse it (near {parsed.errors[0]!r})")
-    for i, sub in enumerate(parsed.commands):
-        if not i & 63 and time.monotonic() > deadline:
-            raise UnparsableError(TOO_COMPLEX)
+    for sub in _commands(command, deadline):
         written = sub.written
         if written and not any(allowed_by(p, written) for p in patterns):
             allowed = ", ".join(describe(p) for p in patterns)
