@@ -68,6 +68,7 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
+import anyio.to_thread
 import attrs
 
 from ._shell import parse as _parse
@@ -171,7 +172,7 @@ class Policy(abc.ABC):
     async def __call__(self, hook_input: Any, context: HookContext) -> HookOutput:
         """A policy is a PreToolUse hook itself: ``HookMatcher(hooks=[policy])``, or
         ``Options(hooks={"PreToolUse": [policy]})``."""
-        return PolicyHook(self).output(hook_input)
+        return await PolicyHook(self)(hook_input, context)
 
     def as_hook_matcher(
         self, matcher: str | None = None, *, timeout: float | None = None
@@ -207,8 +208,10 @@ class PolicyHook:
     policy: Policy
 
     async def __call__(self, hook_input: Any, context: HookContext) -> HookOutput:
-        """Answer the hook (the session awaits this)."""
-        return self.output(hook_input)
+        """Answer the hook (the session awaits this; see `_bounded`)."""
+        if _bounded(self.policy):
+            return self.output(hook_input)
+        return await anyio.to_thread.run_sync(self.output, hook_input, abandon_on_cancel=True)
 
     def output(self, hook_input: Any) -> HookOutput:
         """The hook's answer for ``hook_input``, synchronously.
@@ -264,8 +267,12 @@ class PolicyCanUseTool:
     async def __call__(
         self, tool_name: str, tool_input: dict[str, Any], context: ToolPermissionContext
     ) -> PermissionResult:
-        """Answer ``can_use_tool`` (the session awaits this)."""
-        return self.result(tool_name, tool_input)
+        """Answer ``can_use_tool`` (the session awaits this; see `_bounded`)."""
+        if _bounded(self.policy):
+            return self.result(tool_name, tool_input)
+        return await anyio.to_thread.run_sync(
+            self.result, tool_name, tool_input, abandon_on_cancel=True
+        )
 
     def result(self, tool_name: str, tool_input: Mapping[str, Any]) -> PermissionResult:
         """The answer for one tool call, synchronously."""
@@ -283,6 +290,18 @@ class PolicyCanUseTool:
         return PermissionDeny(
             message=f"no policy allowed {tool_name} (denied by default; {self.policy.name})"
         )
+
+
+def _bounded(policy: Policy) -> bool:
+    """Is ``policy`` one of ours, whose ``decide`` is bounded (`DECIDE_BUDGET`)?
+
+    Those run on the event loop. A policy of your own may take any time: it runs in a worker
+    thread, so the loop goes on and ``callback_timeout`` (or the matcher's ``timeout``)
+    cancels the wait and denies.
+    """
+    if isinstance(policy, Chain):
+        return all(_bounded(p) for p in policy.policies)
+    return type(policy) in _OURS
 
 
 # ======================================================================================
@@ -336,6 +355,9 @@ def chain(
 # Command policies
 
 CommandPattern = str | re.Pattern[str]
+
+#: The policies whose decisions are bounded in time (see `_bounded`); set below.
+_OURS: set[type] = set()
 
 #: How long a command policy may look at one command: past it, the command is denied.
 DECIDE_BUDGET = 0.030
@@ -901,3 +923,6 @@ def redirect_path(
     if name is None:
         name = f"redirect_path({os.fspath(src_root)!r}, {os.fspath(dst_root)!r})"
     return RedirectPath(src, dst, resolved_cwd, frozenset(tools), name)
+
+
+_OURS.update({DenyCommands, RequireCommand, AllowPaths, DenyPaths, RedirectPath})

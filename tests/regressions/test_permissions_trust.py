@@ -5,6 +5,7 @@ that are visible. Async tests run on asyncio and trio (conftest)."""
 from __future__ import annotations
 
 import logging
+import time
 from typing import Any
 
 import anyio
@@ -12,7 +13,7 @@ import pytest
 
 import claude_sdk as cs
 from claude_sdk.hooks import HookContext, PreToolUseInput
-from claude_sdk.policies import deny_commands, deny_paths
+from claude_sdk.policies import Decision, Policy, deny_commands, deny_paths
 from claude_sdk.testing import FakeCLI, ScriptedCLI
 
 # --------------------------------------------------------------------------------------
@@ -339,3 +340,46 @@ def test_a_path_that_reads_the_secret_in_the_clis_process_is_denied(
         assert decision.kind == "deny", decision
     if template.startswith("/proc/self/task"):
         assert decision.kind == "deny", decision
+
+
+# --------------------------------------------------------------------------------------
+# callback_timeout holds for policies too
+
+
+class SlowPolicy(Policy):
+    """A policy of the user's own that blocks (a network call, say)."""
+
+    name = "slow"
+
+    def decide(self, tool_name: str, tool_input: Any, *, cwd: str | None = None) -> Decision:
+        time.sleep(3)
+        return Decision.allow("too late")
+
+
+async def test_a_slow_policy_of_your_own_runs_off_the_loop_and_times_out() -> None:
+    replies: list[Any] = []
+    done = anyio.Event()
+    ticks = 0
+
+    async def script(cli: ScriptedCLI) -> None:
+        await cli.handshake()
+        replies.append(await cli.can_use_tool("Bash", {"command": "ls"}))
+        done.set()
+        await cli.serve_until_stdin_closes()
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while not done.is_set():
+            ticks += 1
+            await anyio.sleep(0.01)
+
+    options = cs.Options(can_use_tool=SlowPolicy().as_can_use_tool(), callback_timeout=0.3)
+    started = time.monotonic()
+    async with cs.open_session(options, transport=FakeCLI(script)), anyio.create_task_group() as tg:
+        tg.start_soon(ticker)
+        with anyio.fail_after(10):
+            await done.wait()
+    assert time.monotonic() - started < 2.5  # the timeout, not the policy's 3 s
+    assert isinstance(replies[0], cs.PermissionDeny)
+    assert "TimeoutError" in replies[0].message
+    assert ticks > 5  # the event loop went on while the policy ran
