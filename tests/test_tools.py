@@ -9,6 +9,7 @@ from __future__ import annotations
 import enum
 import inspect
 import json
+import logging
 import subprocess
 import sys
 import threading
@@ -684,6 +685,21 @@ async def test_an_exception_is_an_error_result(is_async: bool) -> None:
         raise RuntimeError
 
     assert await bare.call() == error("RuntimeError")
+
+
+async def test_an_exception_is_logged_once_at_warning_with_its_traceback(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    @tool
+    async def boom(a: int) -> str:
+        raise ValueError("tool broke")
+
+    with caplog.at_level(logging.WARNING, logger="claude_sdk"):
+        await boom.call({"a": 1})
+    records = [r for r in caplog.records if "tool broke" in r.getMessage()]
+    assert len(records) == 1
+    assert records[0].levelno == logging.WARNING
+    assert records[0].exc_info is not None
 
 
 async def test_a_tool_built_directly_gets_the_raw_arguments() -> None:
