@@ -401,6 +401,53 @@ async def test_scrubbing_replaces_secrets_and_paths_before_writing(tmp_path: Pat
     assert replayed.text == "I am in <cwd> and know <ANTHROPIC_API_KEY>; issue T-XXXX."
 
 
+async def test_secrets_are_scrubbed_by_value_and_by_shape(tmp_path: Path) -> None:
+    """Issue 15: values of Options.env whatever their names, MCP headers and env, settings
+    env, and token shapes never reach the cassette; the replay still matches."""
+    values = {
+        "OPENAI_KEY": "openai-value-1a2b3c4d",
+        "PRIVATE_KEY": "private-value-5e6f",
+        "GH_PAT": "pat-value-9a8b7c",
+        "DATABASE_URL": "postgres://admin:pw-secret-42@db.internal/app",
+        "PLAIN_NAME": "plain-but-given-7777",
+    }
+    header = "Bearer mcp-header-value-31415"
+    server_env = "mcp-env-value-27182"
+    settings_env = "settings-env-value-16180"
+    shapes = [
+        "sk-ant-api03-AbCdEf0123456789",
+        "ghp_0123456789abcdefghijABCDEFGHIJ",
+        "AKIAABCDEFGHIJKLMNOP",
+        "xoxb-1234567890-abcdefghij",
+        "https://user:hunter2-pass@example.com/x",
+    ]
+
+    async def script(cli: ScriptedCLI) -> None:
+        await cli.handshake()
+        await cli.next_prompt()
+        await cli.turn(text="seen: " + " ".join([*values.values(), *shapes]))
+        await cli.serve_until_stdin_closes()
+
+    options = cs.Options(
+        env=values,
+        mcp_servers={
+            "remote": cs.McpHttpServer(url="http://127.0.0.1:9", headers={"Authorization": header}),
+            "local": cs.McpStdioServer(command="srv", env={"TOKEN": server_env}),
+        },
+        settings={"env": {"S": settings_env}},
+    )
+    path = tmp_path / "secrets.jsonl"
+    await cs.ask("go", options=options, transport=RecordingTransport(FakeCLI(script), path))
+    text = path.read_text(encoding="utf-8")
+    for secret in [*values.values(), "pw-secret-42", header, "mcp-header-value-31415",
+                   server_env, settings_env, *shapes, "hunter2-pass"]:  # fmt: skip
+        assert secret not in text, secret
+    assert "<OPENAI_KEY>" in text
+    assert "<Authorization>" in text
+    replayed = await cs.ask("go", options=options, transport=ReplayTransport(path))
+    assert "<OPENAI_KEY>" in replayed.text
+
+
 def test_scrubber_rules() -> None:
     def upper(direction: str, frame: dict[str, Any]) -> dict[str, Any]:
         return {k.upper(): v for k, v in frame.items()}
