@@ -34,17 +34,8 @@ from ._limits import DEFAULT_MAX_LINE_BYTES
 from ._schema import json_schema
 from .control import AgentDefinition
 from .errors import OptionsError
-from .hooks import HOOK_EVENTS, HookMatcher
+from .hooks import HOOK_EVENTS, HookCallback, HookMatcher
 from .permissions import CanUseTool, PermissionMode
-from .policies import (
-    AllowPaths,
-    Chain,
-    DenyPaths,
-    Policy,
-    PolicyCanUseTool,
-    PolicyHook,
-    RedirectPath,
-)
 
 __all__ = [
     "ClaudeSDKWarning",
@@ -393,15 +384,22 @@ def _takes(callback: Any, count: int) -> bool:
     return True
 
 
+def _is_policy(value: object) -> bool:
+    """A `claude_sdk.policies.Policy` (told by its methods: the protocol core, which imports
+    this module, does not import the policies)."""
+    return callable(getattr(value, "decide", None)) and callable(
+        getattr(value, "as_hook_matcher", None)
+    )
+
+
 def _hook_callback(event: object, callback: object) -> Any:
-    """One callback of a matcher: a policy becomes its hook; a wrong one is refused now."""
-    if isinstance(callback, Policy):
-        if event != "PreToolUse":
-            raise OptionsError(
-                f"Options.hooks[{_show(event)}]: a policy answers PreToolUse, not {event}",
-                option="hooks",
-            )
-        return PolicyHook(callback)
+    """One callback of a matcher (a policy is one: it answers PreToolUse); a wrong one is
+    refused now, not when the CLI first calls it."""
+    if _is_policy(callback) and event != "PreToolUse":
+        raise OptionsError(
+            f"Options.hooks[{_show(event)}]: a policy answers PreToolUse, not {event}",
+            option="hooks",
+        )
     if not callable(callback):
         raise OptionsError(
             f"Options.hooks[{_show(event)}]: a hook must be callable, not {_show(callback)}",
@@ -417,18 +415,12 @@ def _hook_callback(event: object, callback: object) -> Any:
     return callback
 
 
-def _path_policy(policy: Policy) -> bool:
-    if isinstance(policy, Chain):
-        return any(_path_policy(p) for p in policy.policies)
-    return isinstance(policy, (AllowPaths, DenyPaths, RedirectPath))
-
-
 def _name(callback: object) -> str:
     return getattr(callback, "__qualname__", None) or type(callback).__name__
 
 
 def _hooks(
-    value: Mapping[str, Sequence[HookMatcher | Policy] | HookMatcher | Policy],
+    value: Mapping[str, Sequence[HookMatcher | HookCallback] | HookMatcher | HookCallback],
 ) -> dict[str, tuple[HookMatcher, ...]]:
     if not isinstance(value, Mapping):
         raise OptionsError(
@@ -438,7 +430,7 @@ def _hooks(
     out: dict[str, tuple[HookMatcher, ...]] = {}
     for event, given in value.items():
         matchers: object = given
-        if isinstance(matchers, (HookMatcher, Policy)):
+        if isinstance(matchers, HookMatcher) or callable(matchers):
             matchers = (matchers,)
         if isinstance(matchers, (str, bytes)) or not isinstance(matchers, Iterable):
             raise OptionsError(
@@ -448,8 +440,8 @@ def _hooks(
             )
         checked: list[Any] = []
         for matcher in matchers:
-            if isinstance(matcher, Policy):
-                matcher = HookMatcher(hooks=(matcher,))
+            if callable(matcher) and not isinstance(matcher, HookMatcher):
+                matcher = HookMatcher(hooks=(matcher,))  # a bare hook (a policy): every tool
             if isinstance(matcher, HookMatcher):
                 listed: object = matcher.hooks
                 if isinstance(listed, (str, bytes)) or not isinstance(listed, Iterable):
@@ -458,10 +450,8 @@ def _hooks(
                         f"callables, not {_show(matcher.hooks)}",
                         option="hooks",
                     )
-                given_hooks = tuple(matcher.hooks)
-                callbacks = tuple(_hook_callback(event, cb) for cb in given_hooks)
-                if any(a is not b for a, b in zip(callbacks, given_hooks, strict=False)):
-                    matcher = attrs.evolve(matcher, hooks=callbacks)  # a policy became a hook
+                for callback in matcher.hooks:
+                    _hook_callback(event, callback)
             checked.append(matcher)
         out[event] = tuple(checked)
     return out
@@ -744,7 +734,7 @@ def _callable(instance: object, attribute: attrs.Attribute[Any], value: Any) -> 
 
 
 def _permission_callback(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
-    if isinstance(value, Policy):
+    if _is_policy(value):
         raise OptionsError(
             f"{_where(instance, attribute)} is a policy, not a callback: pass "
             "policy.as_can_use_tool(), or better policy.as_hook_matcher() in hooks (a hook "
@@ -1795,9 +1785,11 @@ def _check(o: Options) -> None:
     if o.thinking is not None and o.max_thinking_tokens is not None:
         _warn("Options.max_thinking_tokens is ignored because Options.thinking is set")
     # -- a path policy that only sees what the CLI asks about
-    if isinstance(o.can_use_tool, PolicyCanUseTool) and _path_policy(o.can_use_tool.policy):
+    if getattr(getattr(o.can_use_tool, "policy", None), "reads_paths", False):
         in_hooks = any(
-            isinstance(cb, PolicyHook) for m in o.hooks.get("PreToolUse", ()) for cb in m.hooks
+            _is_policy(cb) or _is_policy(getattr(cb, "policy", None))
+            for m in o.hooks.get("PreToolUse", ())
+            for cb in m.hooks
         )
         if not in_hooks:
             _warn(

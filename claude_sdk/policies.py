@@ -65,10 +65,9 @@ import abc
 import os
 import re
 import time
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Literal
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Literal, TypeVar
 
-import anyio.to_thread
 import attrs
 
 from ._shell import parse as _parse
@@ -97,6 +96,8 @@ __all__ = [
     "COMMAND_TOOLS",
     "FILE_TOOLS",
 ]
+
+_T = TypeVar("_T")
 
 #: What a policy can decide.
 DecisionKind = Literal["allow", "deny", "continue"]
@@ -156,6 +157,11 @@ class Policy(abc.ABC):
     #: Names the policy in a `Decision`.
     name: str
 
+    @property
+    def reads_paths(self) -> bool:
+        """Does it decide file paths (then it must see every call: use it as a hook)?"""
+        return False
+
     @abc.abstractmethod
     def decide(
         self, tool_name: str, tool_input: Mapping[str, Any], *, cwd: str | None = None
@@ -211,7 +217,7 @@ class PolicyHook:
         """Answer the hook (the session awaits this; see `_bounded`)."""
         if _bounded(self.policy):
             return self.output(hook_input)
-        return await anyio.to_thread.run_sync(self.output, hook_input, abandon_on_cancel=True)
+        return await _off_the_loop(self.output, hook_input)
 
     def output(self, hook_input: Any) -> HookOutput:
         """The hook's answer for ``hook_input``, synchronously.
@@ -270,9 +276,7 @@ class PolicyCanUseTool:
         """Answer ``can_use_tool`` (the session awaits this; see `_bounded`)."""
         if _bounded(self.policy):
             return self.result(tool_name, tool_input)
-        return await anyio.to_thread.run_sync(
-            self.result, tool_name, tool_input, abandon_on_cancel=True
-        )
+        return await _off_the_loop(self.result, tool_name, tool_input)
 
     def result(self, tool_name: str, tool_input: Mapping[str, Any]) -> PermissionResult:
         """The answer for one tool call, synchronously."""
@@ -304,6 +308,17 @@ def _bounded(policy: Policy) -> bool:
     return type(policy) in _OURS
 
 
+async def _off_the_loop(fn: Callable[..., _T], *args: Any) -> _T:
+    """``fn(*args)`` in a worker thread; a cancelled wait abandons it (the caller denies).
+
+    anyio is imported here, not at the top: `claude_sdk.options` imports this module and the
+    protocol core imports options, and the core loads no async library.
+    """
+    import anyio.to_thread
+
+    return await anyio.to_thread.run_sync(fn, *args, abandon_on_cancel=True)
+
+
 # ======================================================================================
 # chain
 
@@ -315,6 +330,10 @@ class Chain(Policy):
     policies: tuple[Policy, ...]
     default: Literal["allow", "deny"] | None = None
     name: str = ""
+
+    @property
+    def reads_paths(self) -> bool:
+        return any(p.reads_paths for p in self.policies)
 
     def decide(
         self, tool_name: str, tool_input: Mapping[str, Any], *, cwd: str | None = None
@@ -750,6 +769,10 @@ class AllowPaths(Policy):
     tools: frozenset[str] = FILE_TOOLS
     name: str = ""
 
+    @property
+    def reads_paths(self) -> bool:
+        return True
+
     def decide(
         self, tool_name: str, tool_input: Mapping[str, Any], *, cwd: str | None = None
     ) -> Decision:
@@ -780,6 +803,10 @@ class DenyPaths(Policy):
     cwd: str | None = None
     tools: frozenset[str] = FILE_TOOLS
     name: str = ""
+
+    @property
+    def reads_paths(self) -> bool:
+        return True
 
     def decide(
         self, tool_name: str, tool_input: Mapping[str, Any], *, cwd: str | None = None
@@ -827,6 +854,10 @@ class RedirectPath(Policy):
         if relative is None:
             return None
         return os.path.normpath(os.path.join(self.dst, relative))
+
+    @property
+    def reads_paths(self) -> bool:
+        return True
 
     def decide(
         self, tool_name: str, tool_input: Mapping[str, Any], *, cwd: str | None = None
