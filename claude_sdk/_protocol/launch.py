@@ -117,6 +117,11 @@ DEFAULT_CLI = "claude"
 UNSET_ENV: tuple[str, ...] = ("CLAUDECODE", "CLAUDE_AGENT_SDK_DERIVED_CLIENT_APP", "DEBUG")
 
 
+def _names_only(env: Mapping[str, str]) -> str:
+    """The environment's repr: names, not values (they may be secrets)."""
+    return repr(dict.fromkeys(env, "<redacted>"))
+
+
 @attrs.frozen(kw_only=True)
 class LaunchSpec:
     """How to start one CLI.
@@ -138,7 +143,7 @@ class LaunchSpec:
 
     argv: tuple[str, ...] = (DEFAULT_CLI, *BASE_ARGS)
     cli_path: str | None = None
-    env: Mapping[str, str] = attrs.field(factory=dict)
+    env: Mapping[str, str] = attrs.field(factory=dict, repr=_names_only)
     unset_env: tuple[str, ...] = ()
     cwd: str | None = None
     user: str | None = None

@@ -383,3 +383,28 @@ async def test_a_slow_policy_of_your_own_runs_off_the_loop_and_times_out() -> No
     assert isinstance(replies[0], cs.PermissionDeny)
     assert "TimeoutError" in replies[0].message
     assert ticks > 5  # the event loop went on while the policy ran
+
+
+# --------------------------------------------------------------------------------------
+# Item 5: reprs
+
+
+def test_reprs_show_no_secret_values() -> None:
+    from claude_sdk._protocol.launch import build_launch_spec
+
+    secrets = ["env-value-1", "header-value-2", "server-env-3", "settings-env-4", "managed-5"]
+    options = cs.Options(
+        env={"OPENAI_KEY": secrets[0]},
+        mcp_servers={
+            "h": cs.McpHttpServer(url="http://x", headers={"Authorization": secrets[1]}),
+            "s": cs.McpStdioServer(command="srv", env={"TOKEN": secrets[2]}),
+            "d": {"type": "stdio", "command": "srv", "env": {"T": secrets[2]}},
+        },
+        settings={"env": {"S": secrets[3]}, "model": "kept"},
+        managed_settings={"env": {"M": secrets[4]}},
+    )
+    spec = build_launch_spec(options)
+    for text in (repr(options), repr(spec), " ".join(spec.argv)):
+        assert not [s for s in secrets if s in text], text
+    assert "OPENAI_KEY" in repr(options)
+    assert "'model': 'kept'" in repr(options)
