@@ -15,9 +15,9 @@
 The chain decides in order: the first deny wins, an allow stops it, and a call no policy
 decides continues. The script prints the decision for a few tool calls (no CLI needed), then
 what the chain answers the CLI when it runs as a PreToolUse hook
-(``Options(hooks={"PreToolUse": [POLICY]})``): a deny with its reason, or ``{}`` (no decision: the CLI's own
-permission rules apply). Used as the permission callback instead, a policy denies what it
-does not decide (see `claude_sdk.policies`).
+(``Options(hooks={"PreToolUse": [POLICY]})``): a deny with its reason, or ``{}`` (no
+decision: the CLI's own permission rules apply). Used as the permission callback instead, a
+policy denies what it does not decide (see `claude_sdk.policies`).
 
 Run: ``python examples/policies.py``.
 """
