@@ -17,6 +17,42 @@ import sys
 
 from ._version import __version__ as __version__
 
+
+def _check_distribution() -> None:
+    """Say so when another installed distribution also provides ``claude_sdk``.
+
+    ``claude-sdk`` on PyPI is someone else's placeholder that installs the same import
+    name; installed with ``claude-sdk-py``, one overwrites the other's files and
+    uninstalling it breaks this one. Looked for only in an installed copy (a
+    ``site-packages`` directory): one listing of it, no metadata parsing.
+    """
+    import os
+
+    parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    if not parent.endswith(("site-packages", "dist-packages")):
+        return  # a checkout or an editable install
+    try:
+        names = os.listdir(parent)
+    except OSError:
+        return
+    others = sorted(
+        n for n in names if n.endswith(".dist-info") and n.split("-", 1)[0].lower() == "claude_sdk"
+    )
+    if others:
+        import warnings
+
+        warnings.warn(
+            f"another installed distribution also provides the claude_sdk package "
+            f"({', '.join(others)}, probably the 'claude-sdk' placeholder); it can overwrite "
+            "or remove this SDK's files: run `pip uninstall claude-sdk` and then "
+            "`pip install --force-reinstall claude-sdk-py`",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+
+
+_check_distribution()
+
 # `typing` itself is not imported: it is not loaded at interpreter start, and this file is
 # all `import claude_sdk` costs. Type checkers treat any name `TYPE_CHECKING` as theirs.
 TYPE_CHECKING = False

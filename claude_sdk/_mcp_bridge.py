@@ -94,7 +94,13 @@ class McpBridge:
         if self._raw is not None:
             task_status.started()
             await anyio.sleep_forever()
-        from mcp.shared.memory import create_client_server_memory_streams
+        try:
+            from mcp.shared.memory import create_client_server_memory_streams
+        except ImportError as exc:  # an mcp server object without mcp: unlikely, but say so
+            raise ImportError(
+                "serving an mcp server object in-process needs the mcp package: "
+                "pip install 'claude-sdk-py[mcp]'"
+            ) from exc
 
         async with create_client_server_memory_streams() as (client, server_streams):
             client_read, client_write = client

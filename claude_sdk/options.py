@@ -1125,6 +1125,18 @@ def _mcp_servers(
     return dict(value)
 
 
+def _needs_mcp(server: object) -> bool:
+    """An in-process server served through the ``mcp`` package (an object answering
+    ``handle_mcp_message`` itself does not need it)."""
+    return server is not None and not callable(getattr(server, "handle_mcp_message", None))
+
+
+def _has_mcp() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("mcp") is not None
+
+
 def _check_mcp_dict(name: str, config: Mapping[str, Any]) -> None:
     kind = config.get("type", "stdio")
     where = f"Options.mcp_servers[{name!r}]"
@@ -1747,6 +1759,14 @@ def _check(o: Options) -> None:
                 )
             if isinstance(config, Mapping):
                 _check_mcp_dict(name, config)
+        in_process = [n for n, c in o.sdk_mcp_servers.items() if _needs_mcp(c)]
+        if in_process and not _has_mcp():
+            raise OptionsError(
+                f"Options.mcp_servers: in-process MCP servers ({', '.join(map(repr, in_process))}) "
+                "need the mcp package, an extra: "
+                "pip install 'claude-sdk-py[mcp]'",
+                option="mcp_servers",
+            )
     # -- agents
     if o.agents is not None:
         for name in o.agents:

@@ -1,7 +1,7 @@
 """Telemetry: OpenTelemetry spans for sessions, turns, tools, hooks and control requests.
 
 Off by default and free when off. With ``Options(telemetry=True)`` and the optional
-``opentelemetry-api`` package installed (``pip install claude-sdk[otel]``), a session emits:
+``opentelemetry-api`` package installed (``pip install 'claude-sdk-py[otel]'``), a session emits:
 
 =====================================  ==================================================
 ``claude_sdk.session``                 the whole session (cli path, pid, CLI version)
@@ -58,7 +58,7 @@ class Telemetry:
         if enabled and not self.enabled:
             logger.warning(
                 "Options.telemetry is on but opentelemetry-api is not installed; "
-                "no spans will be emitted (pip install claude-sdk[otel])"
+                "no spans will be emitted (pip install 'claude-sdk-py[otel]')"
             )
         self._tracer: Any = None
         if self.enabled:

@@ -64,6 +64,12 @@ if TYPE_CHECKING:
     import cattrs
     from mcp.server import Server
 
+#: The error text when the ``mcp`` package is missing.
+_NEEDS_MCP = (
+    "in-process MCP servers (@tool, create_sdk_mcp_server) need the mcp package, an extra: "
+    "pip install 'claude-sdk-py[mcp]'"
+)
+
 __all__ = [
     "SdkMcpServer",
     "SdkTool",
@@ -975,8 +981,11 @@ class SdkMcpServer:
         Raises:
             pydantic.ValidationError: a tool's annotations or ``_meta`` are not valid MCP.
         """
-        from mcp import types
-        from mcp.server import Server
+        try:
+            from mcp import types
+            from mcp.server import Server
+        except ImportError as exc:
+            raise ImportError(_NEEDS_MCP) from exc
 
         listed = types.ListToolsResult(
             tools=[types.Tool.model_validate(entry) for entry in self.list_tools()]

@@ -440,7 +440,7 @@ class FakeMessagesAPI:
             OSError: the address cannot be bound.
         """
         if h11 is None:  # pragma: no cover - depends on the environment
-            raise ImportError("FakeMessagesAPI needs h11: pip install 'claude-sdk[testing]'")
+            raise ImportError("FakeMessagesAPI needs h11: pip install 'claude-sdk-py[testing]'")
         if self._stack is not None:
             raise RuntimeError("FakeMessagesAPI is already serving")
         stack = AsyncExitStack()
