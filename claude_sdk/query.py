@@ -14,8 +14,9 @@ bounds that wait when the CLI never reports it.
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, AsyncIterator, Sequence
-from contextlib import asynccontextmanager
-from typing import Any
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import attrs
 
@@ -27,7 +28,7 @@ from .options import Options
 from .session import MessageStream, open_session
 from .transports.base import Transport
 
-__all__ = ["Reply", "ask", "query"]
+__all__ = ["QueryContext", "Reply", "ask", "query"]
 
 Prompt = str | Sequence[ContentBlock] | UserMessage | AsyncIterable[UserMessage]
 
@@ -75,17 +76,67 @@ class Reply:
         return self.result.total_cost_usd
 
 
-@asynccontextmanager
-async def query(
+_ASYNC_FOR_HINT = (
+    "query() opens a session, so it is an async context manager, not an async iterator: "
+    "write `async with claude_sdk.query(prompt) as messages:` then "
+    "`async for message in messages: ...` (or `reply = await claude_sdk.ask(prompt)`)"
+)
+
+
+class QueryContext(AbstractAsyncContextManager[MessageStream]):
+    """What `query` returns: ``async with query(...) as messages`` runs the turn.
+
+    It is not an async iterator (``async for m in query(...)``, the official SDK's form, is a
+    ``TypeError`` that shows this form): a generator that owned the session could not end
+    it safely when the loop is left early (PEP 789).
+    """
+
+    __slots__ = ("_cm",)
+
+    def __init__(self, cm: AbstractAsyncContextManager[MessageStream]) -> None:
+        self._cm = cm
+
+    async def __aenter__(self) -> MessageStream:
+        return await self._cm.__aenter__()
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> bool | None:
+        return await self._cm.__aexit__(exc_type, exc, tb)
+
+    if not TYPE_CHECKING:  # at run time only: type checkers reject `async for` here anyway
+
+        def __aiter__(self) -> NoReturn:
+            raise TypeError(_ASYNC_FOR_HINT)
+
+        def __await__(self) -> NoReturn:
+            raise TypeError(_ASYNC_FOR_HINT)
+
+
+def query(
     prompt: Prompt,
     *,
     options: Options | None = None,
     transport: Transport | None = None,
-) -> AsyncIterator[MessageStream]:
-    """Run one prompt and iterate its messages, up to and including the `ResultMessage`.
+) -> QueryContext:
+    """Run one prompt and iterate its messages, up to and including the `ResultMessage`::
+
+        async with claude_sdk.query("Explain this repo") as messages:
+            async for message in messages:
+                ...
 
     An error result is not raised here: the stream ends with it (see `ask` for raising).
     """
+    return QueryContext(_query(prompt, options, transport))
+
+
+@asynccontextmanager
+async def _query(
+    prompt: Prompt, options: Options | None, transport: Transport | None
+) -> AsyncIterator[MessageStream]:
     options = options if options is not None else Options()
     async with open_session(options, transport=transport) as session:
         await session.send(prompt)

@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
+from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -45,7 +46,7 @@ def start_blocking_portal(backend: str) -> AbstractContextManager[BlockingPortal
     return start(backend)
 
 
-__all__ = ["SyncSession", "ask", "open_session", "query"]
+__all__ = ["SyncQuery", "SyncSession", "ask", "open_session", "query"]
 
 
 def ask(
@@ -77,21 +78,76 @@ def _iterate(portal: BlockingPortal, stream: MessageStream) -> Iterator[Message]
         yield message
 
 
-@contextmanager
 def query(
     prompt: Prompt,
     *,
     options: Options | None = None,
     transport: Transport | None = None,
     backend: str = "asyncio",
+) -> SyncQuery:
+    """`claude_sdk.query`, blocking: iterate one turn's messages.
+
+    Both forms work::
+
+        for message in claude_sdk.sync.query("What is 2 + 2?"):
+            print(message)
+
+        with claude_sdk.sync.query("What is 2 + 2?") as messages:
+            for message in messages:
+                print(message)
+
+    The session ends when the loop is done; leaving a bare ``for`` early ends it when the
+    iterator is closed (at once in CPython, or ``close()`` it yourself); the ``with`` form
+    ends it when the block ends.
+    """
+    return SyncQuery(prompt, options=options, transport=transport, backend=backend)
+
+
+class SyncQuery:
+    """What `query` returns: iterable, and a context manager giving the iterator."""
+
+    def __init__(
+        self,
+        prompt: Prompt,
+        *,
+        options: Options | None,
+        transport: Transport | None,
+        backend: str,
+    ) -> None:
+        self._args = (prompt, options, transport, backend)
+        self._cm: AbstractContextManager[Iterator[Message]] | None = None
+
+    def __iter__(self) -> Iterator[Message]:
+        with _query(*self._args) as messages:
+            yield from messages
+
+    def __enter__(self) -> Iterator[Message]:
+        if self._cm is not None:
+            raise RuntimeError("this query is already running: call query() again")
+        self._cm = _query(*self._args)
+        return self._cm.__enter__()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> bool | None:
+        cm, self._cm = self._cm, None
+        assert cm is not None
+        return cm.__exit__(exc_type, exc, tb)
+
+
+@contextmanager
+def _query(
+    prompt: Prompt, options: Options | None, transport: Transport | None, backend: str
 ) -> Iterator[Iterator[Message]]:
-    """`claude_sdk.query`, blocking: iterate one turn's messages."""
-    from .query import query as _query
+    from .query import query as _async_query
 
     with (
         start_blocking_portal(backend) as portal,
         portal.wrap_async_context_manager(
-            _query(prompt, options=options, transport=transport)
+            _async_query(prompt, options=options, transport=transport)
         ) as stream,
     ):
         yield _iterate(portal, stream)

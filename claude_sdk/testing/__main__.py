@@ -7,6 +7,10 @@ the new CLI, then run ``drift`` over them. Findings are grouped (the same unknow
 every message is reported once, with its count and first place); ``--verbose`` lists each.
 
 Exit status: 0 when nothing is unknown, 1 when something is, 2 when an input cannot be read.
+
+``fake-cli [--reply TEXT]... [--script MODULE:FUNCTION] [--version V] [-- CLI ARGS]`` plays a
+scripted CLI on stdin/stdout (see `claude_sdk.testing.stdio`): point ``Options.cli_path`` or
+``$CLAUDE_SDK_CLI_PATH`` at an executable that runs it (`stdio.write_fake_cli` writes one).
 """
 
 from __future__ import annotations
@@ -84,8 +88,45 @@ def main(argv: Sequence[str] | None = None) -> int:
         "(default), what the SDK sent, or both",
     )
     drift.add_argument("-v", "--verbose", action="store_true", help="list every occurrence")
+    fake = commands.add_parser(
+        "fake-cli",
+        help="play a scripted Claude Code CLI on stdin/stdout",
+        description="Play a scripted CLI on stdin/stdout, for Options.cli_path or "
+        "$CLAUDE_SDK_CLI_PATH. Exit status: the script's.",
+    )
+    fake.add_argument(
+        "--reply", action="append", default=[], metavar="TEXT", help="the next turn's text"
+    )
+    fake.add_argument("--script", metavar="MODULE:FUNCTION", help="a FakeCLI script to play")
+    fake.add_argument("--version", help="the CLI version to report")
+    fake.add_argument("cli_args", nargs="*", help="the CLI's own arguments (after --)")
     args = parser.parse_args(argv)
+    if args.command == "fake-cli":
+        return _fake_cli(args)
     return _drift(args)
+
+
+def _fake_cli(args: argparse.Namespace) -> int:
+    import anyio
+
+    from .fake_cli import FakeCLI
+    from .stdio import load_script, serve_stdio
+
+    if args.script is not None and args.reply:
+        print("fake-cli: pass --reply or --script, not both", file=sys.stderr)
+        return 2
+    try:
+        script = load_script(args.script) if args.script is not None else None
+    except (ValueError, ImportError, OSError) as exc:
+        print(f"fake-cli: {exc}", file=sys.stderr)
+        return 2
+    kwargs = {"version": args.version} if args.version else {}
+    if script is None:
+        fake = FakeCLI(replies=args.reply, **kwargs)
+    else:
+        fake = FakeCLI(script, **kwargs)
+    argv = ["claude", *args.cli_args]
+    return anyio.run(serve_stdio, fake, argv)
 
 
 if __name__ == "__main__":

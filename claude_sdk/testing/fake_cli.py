@@ -2443,8 +2443,26 @@ def _hook_ids(hooks: Mapping[str, Sequence[HookMatcherConfig]] | None) -> dict[s
 # The transport
 
 
+def _replies_script(replies: Sequence[str]) -> Script:
+    """A script that answers each prompt with the next of ``replies``, then ``"Done."``."""
+    texts = tuple(replies)
+
+    async def script(cli: ScriptedCLI) -> None:
+        await cli.handshake()
+        queue = list(texts)
+        async for _prompt in cli.iter_prompts():
+            await cli.turn(text=queue.pop(0) if queue else "Done.")
+
+    script.__name__ = "replies"
+    return script
+
+
 class FakeCLI(MemoryTransport):
     """A scripted CLI: a `Transport` whose every connection runs ``script(ScriptedCLI)``.
+
+    ``FakeCLI(script)`` plays ``async def script(cli: ScriptedCLI)``; ``FakeCLI(replies=[...])``
+    answers each prompt with the next text (then ``"Done."``); ``FakeCLI()`` answers every
+    prompt with ``"Done."``.
 
     Attributes:
         version: the CLI version reported (``initialize``, ``system/init``).
@@ -2463,15 +2481,20 @@ class FakeCLI(MemoryTransport):
 
     def __init__(
         self,
-        script: Script,
+        script: Script | None = None,
         *,
+        replies: Sequence[str] | None = None,
         version: str = "2.1.330",
         session_id: str | None = None,
         auto_handshake: bool = False,
         raise_script_errors: bool = True,
     ) -> None:
         super().__init__(self._run_peer)
-        self.script = script
+        if script is not None and replies is not None:
+            raise TypeError("FakeCLI: pass a script or replies=, not both")
+        if isinstance(replies, str):
+            raise TypeError("FakeCLI: replies= is a sequence of texts, one per turn, not a str")
+        self.script: Script = script if script is not None else _replies_script(replies or ())
         self.version = version
         self.session_id = session_id
         self.auto_handshake = auto_handshake

@@ -40,7 +40,7 @@ async def test_a_pool_of_4_over_20_keyed_tasks() -> None:
     counter = Counter()
     transport = counter.fake()
     answers: dict[str, list[str]] = {}
-    async with SessionPool(max_sessions=4, transports=[transport]) as pool:
+    async with SessionPool(max_sessions=4, transport=[transport]) as pool:
 
         async def task(i: int) -> None:
             key = f"customer-{i % 8}"
@@ -63,7 +63,7 @@ async def test_a_pool_of_4_over_20_keyed_tasks() -> None:
 
 async def test_the_same_key_reuses_its_session_and_is_single_flight() -> None:
     counter = Counter()
-    async with SessionPool(max_sessions=2, transports=[counter.fake()]) as pool:
+    async with SessionPool(max_sessions=2, transport=[counter.fake()]) as pool:
         async with pool.session("k") as first:
             sid = id(first)
         async with pool.session("k") as again:
@@ -85,7 +85,7 @@ async def test_the_same_key_reuses_its_session_and_is_single_flight() -> None:
 
 async def test_prewarmed_sessions_are_ready_before_the_prompt() -> None:
     counter = Counter()
-    async with SessionPool(max_sessions=3, prewarm=2, transports=[counter.fake()]) as pool:
+    async with SessionPool(max_sessions=3, prewarm=2, transport=[counter.fake()]) as pool:
         with anyio.fail_after(5):
             await pool.wait_until(lambda p: p.warm == 2)
         reply = await pool.ask("new", "hi")
@@ -96,7 +96,7 @@ async def test_prewarmed_sessions_are_ready_before_the_prompt() -> None:
 
 async def test_idle_sessions_expire() -> None:
     counter = Counter()
-    async with SessionPool(max_sessions=2, idle_timeout=0.1, transports=[counter.fake()]) as pool:
+    async with SessionPool(max_sessions=2, idle_timeout=0.1, transport=[counter.fake()]) as pool:
         await pool.ask("a", "hi")
         with anyio.fail_after(5):
             await pool.wait_until(lambda p: p.stats.expired == 1 and p.stats.running == 0)
@@ -105,7 +105,7 @@ async def test_idle_sessions_expire() -> None:
 
 async def test_sessions_spread_over_transports() -> None:
     one, two = Counter(), Counter()
-    async with SessionPool(max_sessions=4, transports=[one.fake(), two.fake()]) as pool:
+    async with SessionPool(max_sessions=4, transport=[one.fake(), two.fake()]) as pool:
         for key in "abcd":
             await pool.ask(key, "x")
     assert one.started == 2
@@ -125,9 +125,42 @@ async def test_a_failed_cli_is_dropped_and_restarted() -> None:
             return
         await cli.turn(text="second life")
 
-    async with SessionPool(max_sessions=1, transports=[FakeCLI(script)]) as pool:
+    async with SessionPool(max_sessions=1, transport=[FakeCLI(script)]) as pool:
         with pytest.raises(cs.ProcessError):
             await pool.ask("k", "first")
         reply = await pool.ask("k", "again")
         assert reply.text == "second life"
         assert pool.stats.failed >= 1
+
+
+async def test_transport_takes_one_transport_like_open_session() -> None:
+    fake = FakeCLI(replies=["one", "two"])
+    async with SessionPool(max_sessions=1, transport=fake) as pool:
+        assert (await pool.ask("k", "a")).text == "one"
+        assert (await pool.ask("k", "b")).text == "two"
+    assert len(fake.clis) == 1
+
+
+async def test_the_former_transports_name_still_works_with_a_deprecation() -> None:
+    fake = FakeCLI(replies=["hi"])
+    with pytest.warns(DeprecationWarning, match=r"transport=\[") as caught:
+        pool = SessionPool(transports=[fake])
+    assert caught[0].filename == __file__
+    async with pool:
+        assert (await pool.ask("k", "a")).text == "hi"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"transport": []}, "at least one"),
+        ({"transport": "local"}, "not str"),
+        ({"transport": [object()]}, "object is not a Transport"),
+        ({"transport": FakeCLI(), "transports": [FakeCLI()]}, "not both"),
+        ({"max_sessions": 0}, "max_sessions"),
+        ({"max_sessions": 1, "prewarm": 2}, "prewarm"),
+    ],
+)
+def test_bad_pool_arguments_are_options_errors(kwargs: dict[str, object], match: str) -> None:
+    with pytest.raises(cs.OptionsError, match=match):
+        SessionPool(**kwargs)  # type: ignore[arg-type]
