@@ -20,6 +20,7 @@ PYPROJECT = nox.project.load_toml("pyproject.toml")
 TEST_DEPS = nox.project.dependency_groups(PYPROJECT, "test")
 LINT_DEPS = nox.project.dependency_groups(PYPROJECT, "lint")
 TYPE_DEPS = nox.project.dependency_groups(PYPROJECT, "typecheck")
+DOCS_DEPS = nox.project.dependency_groups(PYPROJECT, "docs")
 
 
 @nox.session
@@ -86,6 +87,93 @@ def examples(session: nox.Session) -> None:
     else:
         session.warn("no network namespace available: running the examples with the offline env")
         session.run(*runner)
+
+
+def _declared(*only: str) -> list[str]:
+    """The package's own requirements and those of its extras (or of ``only`` these)."""
+    project = PYPROJECT["project"]
+    found = list(project["dependencies"])
+    for name, requirements in project["optional-dependencies"].items():
+        if not only or name in only:
+            found += [r for r in requirements if not r.startswith("claude-sdk-py")]
+    return found
+
+
+@nox.session(python="3.11")
+def package(session: nox.Session) -> None:
+    """The wheel as users get it, in clean environments (tests/support/check_wheel.py).
+
+    No extras (``mcp`` absent; a FakeCLI turn and an offline real-CLI turn work; an in-process
+    tool names the extra), ``[mcp]`` (the real CLI calls an in-process tool), and ``[all]`` at
+    the lowest versions the dependencies declare (installable together, a turn works).
+    """
+    session.install("-e", ".", *TEST_DEPS)
+    tmp = os.path.abspath(session.create_tmp())
+    dist = os.path.join(tmp, "dist")
+    shutil.rmtree(dist, ignore_errors=True)
+    session.run("uv", "build", "--wheel", "--out-dir", dist, external=True)
+    (wheel,) = (os.path.join(dist, name) for name in os.listdir(dist) if name.endswith(".whl"))
+    venvs = {}
+    for name, requirement, extra in (
+        ("bare", wheel, []),
+        ("mcp", f"{wheel}[mcp]", []),
+        # Every declared requirement as a direct one, so that lowest-direct takes its bound.
+        ("lowest", f"{wheel}[all]", ["--resolution", "lowest-direct", *_declared()]),
+        # Without mcp, whose own bounds lift anyio's: the package's bounds alone.
+        ("lowest-core", f"{wheel}[trio]", ["--resolution", "lowest-direct", *_declared("trio")]),
+    ):
+        venv = venvs[name] = os.path.join(tmp, f"venv-{name}")
+        shutil.rmtree(venv, ignore_errors=True)
+        session.run("uv", "venv", "--quiet", "--python", sys.executable, venv, external=True)
+        python = os.path.join(venv, "bin", "python")
+        session.run(
+            "uv",
+            "pip",
+            "install",
+            "--quiet",
+            "--python",
+            python,
+            *extra,
+            requirement,
+            external=True,
+        )
+    out = session.run(sys.executable, "tests/support/fetch_cli.py", external=True, silent=True)
+    cli = str(out).strip().splitlines()[-1]
+    scratch = os.path.join(tmp, "scratch")
+    os.makedirs(scratch, exist_ok=True)
+    check = [
+        os.path.join(session.bin, "python"),
+        "tests/support/check_wheel.py",
+        "--bare",
+        venvs["bare"],
+        "--mcp",
+        venvs["mcp"],
+        "--lowest",
+        venvs["lowest"],
+        "--lowest",
+        venvs["lowest-core"],
+        "--cli",
+        cli,
+        "--scratch",
+        scratch,
+    ]
+    if _netns_available():
+        session.run("tests/support/netns_run.sh", *check, external=True)
+    else:
+        session.warn("no network namespace available: the real CLI runs with the offline env")
+        session.run(*check)
+
+
+@nox.session(python="3.11")
+def docs(session: nox.Session) -> None:
+    """The documentation site (MkDocs, Material, mkdocstrings), strict: a warning fails it.
+
+    Builds into site/, then checks that every public name has an entry in the API reference.
+    The docs' code blocks run in the test suite (tests/test_docs_code_blocks.py).
+    """
+    session.install("-e", ".[all]", *DOCS_DEPS)
+    session.run("mkdocs", "build", "--strict", env={"NO_MKDOCS_2_WARNING": "1"})
+    session.run("python", "tests/support/check_api_reference.py", "site/objects.inv")
 
 
 @nox.session(python="3.11")
