@@ -22,8 +22,6 @@ import io
 import os
 import re
 import shutil
-import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -101,7 +99,7 @@ def test_the_pages_have_python_blocks() -> None:
 
 
 @pytest.fixture
-def scratch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+def scratch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A working directory with session files, a fake CLI on the discovery path, a HOME."""
     cwd = tmp_path / "demo"
     cwd.mkdir()
@@ -113,7 +111,7 @@ def scratch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.chdir(cwd)
-    yield cwd
+    return cwd
 
 
 def _run_block(block: Block, namespace: dict[str, Any], backend: str) -> None:
@@ -122,11 +120,11 @@ def _run_block(block: Block, namespace: dict[str, Any], backend: str) -> None:
     if code.co_flags & inspect.CO_COROUTINE:
 
         async def run() -> None:
-            await eval(code, namespace)  # noqa: S307 - the docs' own code, on purpose
+            await eval(code, namespace)
 
         anyio.run(run, backend=backend)
     else:
-        exec(code, namespace)  # noqa: S102 - the docs' own code, on purpose
+        exec(code, namespace)
 
 
 @pytest.mark.parametrize("backend", ["asyncio", "trio"])
@@ -178,7 +176,8 @@ def test_the_test_files_of_a_page_pass(
     outcomes = result.parseoutcomes()
     module = _test_module(page)
     tests, e2e = len(_TEST.findall(module)), module.count("@pytest.mark.claude_e2e")
-    assert outcomes.get("failed", 0) == 0 and outcomes.get("errors", 0) == 0, result.stdout.str()
+    assert outcomes.get("failed", 0) == 0, result.stdout.str()
+    assert outcomes.get("errors", 0) == 0, result.stdout.str()
     assert outcomes.get("passed", 0) == tests - e2e, result.stdout.str()
     assert outcomes.get("skipped", 0) == e2e, result.stdout.str()
 
@@ -193,16 +192,16 @@ def test_the_test_files_of_a_page_pass_against_the_real_cli(
     _prepare_cassettes(pytester.path)
     result = _run_test_page(pytester, page)
     outcomes = result.parseoutcomes()
-    assert outcomes.get("failed", 0) == 0 and outcomes.get("errors", 0) == 0, result.stdout.str()
+    assert outcomes.get("failed", 0) == 0, result.stdout.str()
+    assert outcomes.get("errors", 0) == 0, result.stdout.str()
     assert outcomes.get("skipped", 0) == 0, result.stdout.str()
     assert outcomes.get("passed", 0) == len(_TEST.findall(_test_module(page)))
 
 
 def _prepare_cassettes(directory: Path) -> None:
     """The cassettes docs/testing.md replays, recorded here from a scripted CLI."""
-    from claude_sdk.testing import FakeCLI, RecordingTransport, ScriptedCLI, ToolCall
-
     import claude_sdk as cs
+    from claude_sdk.testing import FakeCLI, RecordingTransport, ScriptedCLI, ToolCall
 
     async def clean_up(cli: ScriptedCLI) -> None:
         await cli.handshake()
@@ -231,4 +230,3 @@ async def _allow(tool_name: str, tool_input: dict[str, Any], context: Any) -> An
     import claude_sdk as cs
 
     return cs.PermissionAllow()
-

@@ -106,7 +106,9 @@ async def test_fake_cli_takes_replies_like_the_fixture() -> None:
         texts = []
         for prompt in ("a", "b", "c"):
             await session.send(prompt)
-            texts += [m.text async for m in session.receive_response() if isinstance(m, cs.ResultMessage)]
+            texts += [
+                m.text async for m in session.receive_response() if isinstance(m, cs.ResultMessage)
+            ]
     assert texts == ["one", "two", "Done."]
 
 
@@ -131,7 +133,7 @@ async def test_a_fake_cli_executable_runs_the_real_local_path(tmp_path: Path) ->
         assert mode.mode == "plan"
 
 
-SCRIPT = '''
+SCRIPT = """
 from claude_sdk.testing import ScriptedCLI
 
 async def script(cli: ScriptedCLI) -> None:
@@ -139,7 +141,7 @@ async def script(cli: ScriptedCLI) -> None:
     prompt = await cli.next_prompt()
     await cli.turn(text="argv has --verbose: " + str("--verbose" in cli.argv) + " " + prompt.text)
     await cli.exit(3)
-'''
+"""
 
 
 async def test_a_fake_cli_executable_plays_a_script_file_and_its_exit_code(

@@ -106,10 +106,10 @@ def load_script(reference: str) -> Callable[..., Any]:
         spec.loader.exec_module(module)
     else:
         module = importlib.import_module(module_name)
-    found = getattr(module, function, None)
-    if not callable(found):
+    found: Callable[..., Any] | None = getattr(module, function, None)
+    if found is None or not callable(found):
         raise ValueError(f"{module_name!r} has no function {function!r}")
-    return found  # type: ignore[no-any-return]
+    return found
 
 
 def write_fake_cli(
