@@ -26,12 +26,12 @@ import sys
 import uuid
 import warnings
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from typing import Any, Literal, TypeAlias, TypeGuard, get_args
+from typing import Any, Literal, TypeAlias, get_args
 
 import attrs
 
 from ._limits import DEFAULT_MAX_LINE_BYTES
-from ._schema import json_schema
+from ._schema import _is_schema_class, output_json_schema
 from .control import AgentDefinition
 from .errors import OptionsError
 from .hooks import HOOK_EVENTS, HookCallback, HookMatcher
@@ -1269,7 +1269,8 @@ def skill_name_problem(name: object) -> str | None:
 
 def _output_format(value: Mapping[str, Any] | type | None) -> dict[str, Any] | type | None:
     """A JSON Schema dict (the official ``{"type": "json_schema", "schema": ...}`` wrapper
-    is unwrapped) or an attrs class."""
+    is unwrapped) or a class: attrs, dataclass, TypedDict or pydantic model (the class is
+    kept; its schema is derived in ``__attrs_post_init__``)."""
     if value is None:
         return None
     if isinstance(value, Mapping):
@@ -1277,20 +1278,17 @@ def _output_format(value: Mapping[str, Any] | type | None) -> dict[str, Any] | t
         if d.get("type") == "json_schema" and isinstance(d.get("schema"), Mapping):
             return dict(d["schema"])
         return d
-    if _is_attrs_class(value):
+    if _is_schema_class(value):
         return value
     raise OptionsError(
-        f"Options.output_format must be a JSON Schema dict or an attrs class, not {_show(value)}",
+        "Options.output_format must be a JSON Schema dict or a class (attrs, dataclass, "
+        f"TypedDict or pydantic model), not {_show(value)}",
         option="output_format",
     )
 
 
 # ======================================================================================
 # Other checks
-
-
-def _is_attrs_class(value: object) -> TypeGuard[type]:
-    return isinstance(value, type) and attrs.has(value)
 
 
 def _uuid(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
@@ -1378,11 +1376,13 @@ class Options:
     session), ``resume_session_at`` (a message uuid to truncate the resumed conversation
     at), ``resume_drops_turn``, ``persist_session`` (False: no session file).
 
-    **Output.** ``output_format`` (a JSON Schema dict or an attrs class, whose schema is
-    derived; the result then carries ``structured_output``), ``include_partial_messages``,
-    ``include_hook_events``, ``forward_subagent_text``, ``verbatim_prompts`` (user lines are
-    sent ``client_composed``: no ``@file`` expansion or slash commands; CLI >= 2.1.248),
-    ``prompt_suggestions``, ``agent_progress_summaries``, ``per_task_stop_affordance``.
+    **Output.** ``output_format`` (a JSON Schema dict, or a class whose schema is derived:
+    an attrs class, a dataclass, a TypedDict or a pydantic v2 model; the result then carries
+    ``structured_output``, which `Reply.structured_output` turns into that class),
+    ``include_partial_messages``, ``include_hook_events``, ``forward_subagent_text``,
+    ``verbatim_prompts`` (user lines are sent ``client_composed``: no ``@file`` expansion or
+    slash commands; CLI >= 2.1.248), ``prompt_suggestions``, ``agent_progress_summaries``,
+    ``per_task_stop_affordance``.
 
     **Callbacks.** ``can_use_tool``, ``hooks`` (event -> `HookMatcher` list),
     ``on_elicitation``, ``on_user_dialog`` with ``supported_dialog_kinds``.
@@ -1533,7 +1533,7 @@ class Options:
         schema: dict[str, Any] | None
         if isinstance(self.output_format, type):
             try:
-                schema = json_schema(self.output_format)
+                schema = output_json_schema(self.output_format)
             except Exception as exc:  # the class's own annotations can fail in any way
                 raise OptionsError(
                     f"Options.output_format: {exc}", option="output_format"
@@ -1556,12 +1556,13 @@ class Options:
 
     @property
     def output_schema(self) -> dict[str, Any] | None:
-        """The JSON Schema of ``output_format`` (derived for an attrs class); do not mutate."""
+        """The JSON Schema of ``output_format`` (derived for a class); do not mutate."""
         return self._output_schema
 
     @property
     def output_type(self) -> type | None:
-        """The attrs class of ``output_format``, when one was given."""
+        """The class of ``output_format`` (attrs, dataclass, TypedDict or pydantic model),
+        when one was given."""
         return self.output_format if isinstance(self.output_format, type) else None
 
     @property

@@ -55,7 +55,8 @@ class Reply:
     def structured_output(self) -> Any:
         """The structured output, when ``output_format`` asked for one.
 
-        An instance of the attrs class given as ``output_format``, else the JSON value.
+        An instance of the class given as ``output_format`` (attrs, dataclass, pydantic model,
+        TypedDict), else the JSON value.
 
         Raises:
             ValueError: the output does not fit that class.

@@ -12,25 +12,29 @@
 parameters' type hints (`claude_sdk._schema.json_schema`; a parameter with a default is not
 required; ``Annotated[X, "text"]`` or the docstring's ``Args:`` section describes it), its
 description from the docstring's first paragraph, and its output schema from a return
-annotation that is an attrs class or a TypedDict. `create_sdk_mcp_server` groups tools into
-an `SdkMcpServer`, which the session serves over the CLI's ``mcp_message`` requests
-(``SdkMcpServer.to_mcp_server`` builds the ``mcp`` low-level server on demand).
+annotation that is a class (attrs, dataclass, TypedDict or pydantic model).
+`create_sdk_mcp_server` groups tools into an `SdkMcpServer`, which the session serves over
+the CLI's ``mcp_message`` requests (``SdkMcpServer.to_mcp_server`` builds the ``mcp``
+low-level server on demand).
 
 Contract of a call (`SdkTool.call`), which returns the MCP ``CallToolResult`` as a wire dict
 and never raises for a failure of the tool:
 
 * The arguments are checked against the parameter types first (JSON types, required and
-  unexpected keys, enum values, nested attrs classes and TypedDicts) and then converted with
-  the SDK's cattrs converter (attrs instances, enums, tuples, sets). Any problem becomes an
-  ``isError`` result listing every problem, and the handler is not called.
+  unexpected keys, enum values, nested attrs classes, dataclasses and TypedDicts; a pydantic
+  model is validated by pydantic, in JSON mode) and then converted with the SDK's cattrs
+  converter (attrs and dataclass instances, enums, tuples, sets; pydantic models with
+  ``model_validate_json``). Any problem becomes an ``isError`` result listing every problem
+  with its path (``at.x: expected integer, got string "1"``), and the handler is not called.
 * A parameter annotated `ToolContext` receives the call's context (the Claude tool-use id
   from ``_meta["claudecode/toolUseId"]``); it is not part of the schema.
 * Async handlers run in the session's task group; sync handlers run in a worker thread, so a
   blocking handler does not stall the session.
 * What the handler returns becomes the result: ``str`` -> one text content; a list (or one)
   of content dicts, ``mcp`` content objects, `TextBlock` / `ImageBlock` -> that content; a
-  dict or attrs instance -> ``structuredContent`` plus its JSON as text; ``None`` -> no
-  content; a number or bool -> its JSON as text; `ToolResult` -> exactly what it says.
+  dict or an attrs, dataclass or pydantic instance -> ``structuredContent`` plus its JSON as
+  text; ``None`` -> no content; a number or bool -> its JSON as text; `ToolResult` -> exactly
+  what it says.
 * An exception from the handler (or a return value of another kind) becomes an ``isError``
   result whose text is the error's type and message: the model sees it. It is never a
   JSON-RPC error.
@@ -38,10 +42,15 @@ and never raises for a failure of the tool:
 Importing this module does not import ``mcp`` (about 330 ms): only
 ``SdkMcpServer.to_mcp_server`` does, when a session starts the server. The message models,
 cattrs and AnyIO's worker threads are likewise imported by the first call that needs them.
+pydantic is never imported here: a parameter is a pydantic model only if pydantic was
+already loaded (by the code that defined the model).
+
+Log records go to the ``claude_sdk.tools`` logger.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import functools
 import inspect
@@ -56,7 +65,20 @@ from typing import TYPE_CHECKING, Any, overload
 import attrs
 import typing_extensions
 
-from ._schema import _MAPPINGS, _SEQUENCES, _SETS, _TD_WRAPPERS, json_schema
+from ._schema import (
+    _MAPPINGS,
+    _SEQUENCES,
+    _SETS,
+    _TD_WRAPPERS,
+    _add_model_hooks,
+    _error_lines,
+    _got,
+    _is_schema_class,
+    _pydantic_kind,
+    _pydantic_problems,
+    _pydantic_validate,
+    json_schema,
+)
 
 if TYPE_CHECKING:
     # Imported where a call needs them: defining tools loads neither the event loop's
@@ -80,7 +102,7 @@ __all__ = [
     "tool",
 ]
 
-logger = logging.getLogger("claude_sdk")
+logger = logging.getLogger("claude_sdk.tools")
 
 _NoneType = type(None)
 _TOOL_USE_ID = "claudecode/toolUseId"
@@ -115,8 +137,9 @@ class ToolResult:
         content: a string (one text content), one content item or a sequence of them
             (content dicts, ``mcp`` content objects, `TextBlock`, `ImageBlock`, strings).
             None: the JSON of ``structured`` as text when there is one, else no content.
-        structured: ``structuredContent``: a dict or an attrs instance (unstructured with the
-            SDK's converter); it must be a JSON object.
+        structured: ``structuredContent``: a dict, or an attrs, dataclass or pydantic
+            instance (unstructured with the SDK's converter; pydantic's ``model_dump`` in JSON
+            mode, by alias); it must be a JSON object.
         is_error: ``isError``: the model is told the tool failed.
         meta: the result's ``_meta``.
     """
@@ -163,7 +186,7 @@ class SdkTool:
         input_schema: the JSON Schema of the arguments.
         handler: the decorated function, unchanged (call it directly in your own tests).
         output_schema: the JSON Schema of ``structuredContent``, when the function's return
-            annotation is an attrs class or a TypedDict.
+            annotation is an attrs class, a dataclass, a TypedDict or a pydantic model.
         annotations: MCP tool annotations (wire form).
         meta: the tool's ``_meta`` (``anthropic/searchHint``, ``anthropic/alwaysLoad``,
             ``anthropic/maxResultSizeChars``, ...).
@@ -259,6 +282,12 @@ def tool(
     meta: Mapping[str, Any] | None = None,
 ) -> SdkTool | Callable[[Callable[..., Any]], SdkTool]:
     """Make an in-process tool of a function (``@tool`` or ``@tool(...)``).
+
+    Each parameter's type hint gives its JSON Schema (see `claude_sdk._schema.json_schema`):
+    JSON types, enums and ``Literal``, containers, attrs classes, dataclasses, TypedDicts and
+    pydantic v2 models, nested in one another. The model's arguments are checked against
+    them and converted to those types before the function runs; arguments that do not fit
+    are an ``isError`` result naming every bad field, and the function is not called.
 
     Args:
         name: the tool's name (default: the function's ``__name__``); letters, digits,
@@ -488,7 +517,7 @@ def _input_schema(name: str, plan: _Plan, arg_docs: Mapping[str, str]) -> dict[s
 
 def _output_schema(name: str, tp: Any) -> dict[str, Any] | None:
     tp = _strip(tp)
-    if isinstance(tp, type) and (attrs.has(tp) or typing_extensions.is_typeddict(tp)):
+    if _is_schema_class(tp):
         try:
             return json_schema(tp)
         except TypeError as exc:
@@ -565,17 +594,15 @@ def _checked(value: Any, tp: Any, path: str, problems: list[str]) -> Any:
         return value
     try:
         return _converter().structure(value, tp)
-    except Exception as exc:  # the converter's own view of a misfit
-        import cattrs
-
-        problems.extend(cattrs.transform_error(exc, path=path))
+    except Exception as exc:  # the converter's (or pydantic's) own view of a misfit
+        problems.extend(_error_lines(exc, path))
         return value
 
 
 @functools.cache
 def _converter() -> cattrs.Converter:
     """The SDK's converter, plus unions decided by `_check` (cattrs has no default for
-    ``int | str``)."""
+    ``int | str``) and pydantic classes."""
     from ._protocol.codec import default_codec
 
     conv = default_codec().converter.copy()
@@ -597,6 +624,7 @@ def _converter() -> cattrs.Converter:
 
     conv.register_structure_hook_func(_is_plain_union, structure_union)
     conv.register_structure_hook_func(_is_plain_typeddict, structure_typeddict)
+    _add_model_hooks(conv)
     return conv
 
 
@@ -683,6 +711,15 @@ def _check(value: Any, tp: Any, path: str, out: list[str]) -> None:
         ok = isinstance(value, dict)
         if ok:
             _check_typeddict(value, tp, path, out)
+    elif _pydantic_kind(tp) is not None:
+        # A root model takes any JSON value; other models and pydantic dataclasses objects.
+        ok = isinstance(value, dict) or getattr(tp, "__pydantic_root_model__", False)
+        if ok:
+            _check_pydantic(value, tp, path, out)
+    elif isinstance(tp, type) and dataclasses.is_dataclass(tp) and not _is_sdk_class(tp):
+        ok = isinstance(value, dict)
+        if ok:
+            _check_dataclass(value, tp, path, out)
     else:
         return  # a type json_schema does not describe: the converter decides
     if not ok:
@@ -729,6 +766,29 @@ def _check_attrs(value: dict[str, Any], cls: type, path: str, out: list[str]) ->
         elif field.default is attrs.NOTHING:
             out.append(f"{path}: missing required field {field.name!r}")
     out.extend(f"{path}: unexpected field {key!r}" for key in value if key not in names)
+
+
+def _check_dataclass(value: dict[str, Any], cls: type, path: str, out: list[str]) -> None:
+    hints = _class_hints(cls)
+    names: set[str] = set()
+    for field in dataclasses.fields(cls):  # ClassVar and InitVar are not fields
+        if not field.init:
+            continue
+        names.add(field.name)
+        if field.name in value:
+            _check(value[field.name], hints.get(field.name, Any), f"{path}.{field.name}", out)
+        elif field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
+            out.append(f"{path}: missing required field {field.name!r}")
+    out.extend(f"{path}: unexpected field {key!r}" for key in value if key not in names)
+
+
+def _check_pydantic(value: Any, cls: type, path: str, out: list[str]) -> None:
+    """pydantic decides (the model's own rules, in JSON mode); its errors, one per line."""
+    try:
+        _pydantic_validate(cls, value)
+    except Exception as exc:  # a ValidationError, or a validator of the model that raised
+        found = _pydantic_problems(exc, path)
+        out.extend(found if found is not None else [f"{path}: {_describe(exc)}"])
 
 
 def _check_typeddict(value: dict[str, Any], cls: type, path: str, out: list[str]) -> None:
@@ -784,26 +844,9 @@ def _expected(tp: Any) -> str:
         return "an array"
     if origin in _MAPPINGS or tp in _MAPPINGS:
         return "an object"
-    if isinstance(tp, type) and (attrs.has(tp) or typing_extensions.is_typeddict(tp)):
+    if _is_schema_class(tp):
         return f"an object ({tp.__name__})"
     return getattr(tp, "__name__", repr(tp))
-
-
-def _got(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return f"boolean {json.dumps(value)}"
-    if isinstance(value, (int, float)):
-        return f"number {value!r}"
-    if isinstance(value, str):
-        text = json.dumps(value, ensure_ascii=False)
-        return f"string {text if len(text) <= 40 else text[:36] + '...'}"
-    if isinstance(value, (list, tuple)):
-        return "an array"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
 
 
 # --------------------------------------------------------------------------------------
@@ -833,7 +876,7 @@ def _result(value: Any) -> dict[str, Any]:
         return {"content": [_text(value)], "isError": False}
     if _is_content(value):
         return {"content": [_content(value)], "isError": False}
-    if isinstance(value, Mapping) or attrs.has(type(value)):
+    if isinstance(value, Mapping) or _is_schema_class(type(value)):
         structured = _structured(value)
         return {
             "content": [_text(_json(structured))],
@@ -845,8 +888,8 @@ def _result(value: Any) -> dict[str, Any]:
     if isinstance(value, (list, tuple)):
         return {"content": [_content(item) for item in value], "isError": False}
     raise TypeError(
-        f"{type(value).__name__} is not a tool result (return str, content, a dict, an attrs "
-        "instance or ToolResult)"
+        f"{type(value).__name__} is not a tool result (return str, content, a dict, an attrs, "
+        "dataclass or pydantic instance, or ToolResult)"
     )
 
 
@@ -874,7 +917,14 @@ def _is_content(value: Any) -> bool:
 
     if isinstance(value, (TextBlock, ImageBlock)):
         return True
-    return callable(getattr(value, "model_dump", None))  # an mcp content object
+    return _is_mcp_object(value)
+
+
+def _is_mcp_object(value: Any) -> bool:
+    """An ``mcp`` content object (a pydantic model of the ``mcp`` packages); another
+    pydantic model is data."""
+    module = type(value).__module__.partition(".")[0]
+    return module in ("mcp", "mcp_types") and callable(getattr(value, "model_dump", None))
 
 
 def _content(item: Any) -> dict[str, Any]:

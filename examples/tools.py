@@ -1,10 +1,12 @@
 """In-process tools with ``@cs.tool``: typed Python functions Claude can call.
 
-``@cs.tool`` derives each tool's JSON Schema from the type hints (here an attrs class and a
-``Literal``), checks the model's arguments before the function runs, and turns the return value
-into the MCP result (an attrs instance becomes structured content). An exception reaches the
-model as an error result. ``create_sdk_mcp_server`` bundles the tools; the SDK serves them
-inside this process (``mcp`` is imported only then). Claude sees ``mcp__calc__add``.
+``@cs.tool`` derives each tool's JSON Schema from the type hints (here a pydantic model, an
+attrs class and a ``Literal``; dataclasses and TypedDicts work too), checks the model's
+arguments before the function runs (arguments that do not fit reach the model as an error
+result naming each bad field), and turns the return value into the MCP result (an attrs
+instance becomes structured content). An exception reaches the model as an error result.
+``create_sdk_mcp_server`` bundles the tools; the SDK serves them inside this process (``mcp``
+is imported only then; pydantic comes with it). Claude sees ``mcp__calc__add``.
 
 Run: ``python examples/tools.py`` (needs a logged-in Claude Code CLI).
 """
@@ -15,14 +17,16 @@ from typing import Literal
 
 import anyio
 import attrs
+from pydantic import BaseModel, Field
 
 import claude_sdk as cs
 
 
-@attrs.frozen
-class Pair:
-    a: float
-    b: float
+class Pair(BaseModel):
+    """Two numbers."""
+
+    a: float = Field(description="the first number")
+    b: float = Field(description="the second number")
 
 
 @attrs.frozen
