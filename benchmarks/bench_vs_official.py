@@ -289,8 +289,7 @@ async def ours_turn(spec: TurnSpec) -> Turn:
     turn.t_open = clock()
     async with open_session(options, transport=transport) as session:
         turn.t_entered = clock()
-        info = session.server_info
-        turn.pid = info.pid if info is not None else None
+        turn.pid = session.server_info.pid
         turn.t_sent, turn.cpu_sent = clock(), cpu()
         await session.send(PROMPT)
         async for message in session.receive_response():  # noqa: B007 (checked after)

@@ -33,7 +33,7 @@ async def main() -> None:
     # Partial messages stream the text as it is generated (StreamEvent frames).
     options = cs.Options(include_partial_messages=True)
     async with cs.open_session(options) as session:
-        if session.server_info is not None and session.server_info.models:
+        if session.server_info.models:
             print("models:", ", ".join(m.value for m in session.server_info.models))
 
         await run_turn(session, "Hello! My name is Ada.")

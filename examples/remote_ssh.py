@@ -67,8 +67,7 @@ async def main(args: argparse.Namespace) -> int:
     try:
         async with cs.open_session(options, transport=transport) as session:
             info = session.server_info
-            version = info.claude_code_version if info else "?"
-            print(f"[{transport.describe()}] CLI {version}, remote pid {info.pid if info else '?'}")
+            print(f"[{transport.describe()}] CLI {info.claude_code_version}, remote pid {info.pid}")
             await session.send(args.prompt)
             async for message in session.receive_response():
                 if isinstance(message, cs.AssistantMessage) and message.text:

@@ -73,6 +73,7 @@ DEFAULT = Scenario()
 SCENARIOS: dict[str, Scenario] = {
     "decode_wire.py": Scenario(needs_cli=False, expect=("result: success",)),
     "testing_with_fake_cli.py": Scenario(needs_cli=False, expect=("all checks passed",)),
+    "fake_cli_executable.py": Scenario(needs_cli=False, expect=("all checks passed",)),
     "high_volume.py": Scenario(
         needs_cli=False,
         expect=("answered 10 permission requests with 0 messages read", "read 20001 messages"),
