@@ -30,7 +30,7 @@ import anyio.abc
 
 __all__ = ["McpBridge", "RawMcpHandler", "is_in_process_server"]
 
-logger = logging.getLogger("claude_sdk")
+logger = logging.getLogger("claude_sdk.mcp")
 
 _ACK: Mapping[str, Any] = {"jsonrpc": "2.0", "result": {}}
 Notify = Callable[[str, dict[str, Any]], Awaitable[None]]

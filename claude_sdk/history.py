@@ -126,7 +126,7 @@ __all__ = [
     "decode_entry",
 ]
 
-logger = logging.getLogger("claude_sdk")
+logger = logging.getLogger("claude_sdk.history")
 
 _StrPath: TypeAlias = "str | os.PathLike[str]"
 

@@ -13,8 +13,9 @@ leaving the block ends them all: nothing outlives the pool.
 * ``prewarm=N`` keeps up to N started and initialised CLIs without a key, ready before the
   prompt is known.
 * ``idle_timeout`` closes sessions unused for that long.
-* ``transports=[...]`` spreads CLIs over several transports (local, SSH hosts, containers):
-  a new CLI goes to the transport running the fewest.
+* ``transport=`` is one transport, as for `open_session`, or a list of them that spreads
+  CLIs over several (local, SSH hosts, containers): a new CLI goes to the one running the
+  fewest.
 * ``pool.stats`` counts what happened.
 
 A session whose CLI failed is dropped from the pool; its next lease starts a new CLI (the
@@ -24,6 +25,7 @@ conversation continues only if ``options.resume`` is set by the caller).
 from __future__ import annotations
 
 import logging
+import warnings
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
@@ -32,7 +34,7 @@ import anyio
 import anyio.abc
 import attrs
 
-from .errors import ClaudeSDKError, SessionClosedError
+from .errors import ClaudeSDKError, OptionsError, SessionClosedError
 from .messages import Message
 from .options import Options
 from .query import Prompt, Reply
@@ -41,7 +43,7 @@ from .transports.base import Transport
 
 __all__ = ["PoolStats", "SessionPool"]
 
-logger = logging.getLogger("claude_sdk")
+logger = logging.getLogger("claude_sdk.pool")
 
 
 @attrs.define
@@ -92,19 +94,66 @@ class SessionPool:
         max_sessions: int = 4,
         prewarm: int = 0,
         idle_timeout: float | None = None,
-        transports: Sequence[Transport | None] = (None,),
+        transport: Transport | Sequence[Transport | None] | None = None,
+        transports: Sequence[Transport | None] | None = None,
     ) -> None:
+        """Args:
+        options: the options of every session.
+        max_sessions: the most CLIs running at once.
+        prewarm: CLIs kept started and initialised without a key.
+        idle_timeout: seconds after which an unused session is closed (None: never).
+        transport: where CLIs run, as for `open_session`: one transport, or a sequence of
+            them (a new CLI goes to the one running the fewest); None is the local one.
+        transports: the former name of ``transport`` for a sequence (deprecated).
+
+        Raises:
+            OptionsError: a value out of range, or both ``transport`` and ``transports``.
+        """
         if max_sessions < 1:
-            raise ValueError("SessionPool.max_sessions must be at least 1")
+            raise OptionsError("SessionPool.max_sessions must be at least 1", option="max_sessions")
         if not 0 <= prewarm <= max_sessions:
-            raise ValueError("SessionPool.prewarm must be between 0 and max_sessions")
-        if not transports:
-            raise ValueError("SessionPool.transports must name at least one transport")
+            raise OptionsError(
+                "SessionPool.prewarm must be between 0 and max_sessions", option="prewarm"
+            )
+        if transports is not None:
+            if transport is not None:
+                raise OptionsError(
+                    "SessionPool: pass transport=, not both transport= and transports=",
+                    option="transport",
+                )
+            warnings.warn(
+                "SessionPool(transports=[...]) is now SessionPool(transport=[...])",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+            transport = transports
+        given: object = transport  # checked as whatever the caller passed
+        chosen: list[Transport | None]
+        if given is None or isinstance(given, Transport):
+            chosen = [given]
+        elif isinstance(given, (str, bytes)) or not isinstance(given, Sequence):
+            raise OptionsError(
+                "SessionPool.transport must be a Transport or a sequence of them, "
+                f"not {type(given).__name__}",
+                option="transport",
+            )
+        else:
+            chosen = list(given)
+        if not chosen:
+            raise OptionsError(
+                "SessionPool.transport must name at least one transport", option="transport"
+            )
+        for item in chosen:
+            if item is not None and not isinstance(item, Transport):
+                raise OptionsError(
+                    f"SessionPool.transport: {type(item).__name__} is not a Transport",
+                    option="transport",
+                )
         self.options = options if options is not None else Options()
         self.max_sessions = max_sessions
         self.prewarm = prewarm
         self.idle_timeout = idle_timeout
-        self.transports = list(transports)
+        self.transports = chosen
         self.stats = PoolStats()
         self._slots: list[_Slot] = []
         self._by_key: dict[str, _Slot] = {}

@@ -44,6 +44,7 @@ from ._session import lifecycle
 from ._session.core import SessionCore
 from ._session.inbound import InboundWorkers
 from ._session.stream import MessageStream
+from .errors import SessionClosedError
 from .messages import ContentBlock, UserMessage
 from .options import Options
 from .telemetry import Telemetry
@@ -54,7 +55,7 @@ if sys.version_info < (3, 11):  # pragma: no cover
 
 __all__ = ["MessageStream", "Session", "open_session"]
 
-logger = logging.getLogger("claude_sdk")
+logger = logging.getLogger("claude_sdk.session")
 
 _T = TypeVar("_T")
 
@@ -73,9 +74,16 @@ class Session:
     # public facts
 
     @property
-    def server_info(self) -> c.InitializeResponse | None:
-        """The CLI's answer to ``initialize`` (set once the session has started)."""
-        return self._core.server_info
+    def server_info(self) -> c.InitializeResponse:
+        """The CLI's answer to ``initialize``: models, commands, agents, account, pid, ...
+
+        Always there on a session that `open_session` (or a pool) handed out: the block is
+        entered only after the CLI answered ``initialize``.
+        """
+        info = self._core.server_info
+        if info is None:  # only a Session built by hand, never started
+            raise SessionClosedError("the session has not been initialized")
+        return info
 
     @property
     def session_id(self) -> str | None:
@@ -165,6 +173,7 @@ class Session:
         if core.options.verbatim_prompts and message.client_composed is None:
             message = attrs.evolve(message, client_composed=True)
         line = core.protocol.send_prompt(message)
+        core.debug = logger.isEnabledFor(logging.DEBUG)  # for this turn's callbacks
         if core.telemetry.enabled:
             core.telemetry.turn_started(message.text)
         await core.write(line)

@@ -28,7 +28,7 @@ from typing import Any
 
 __all__ = ["Telemetry", "available"]
 
-logger = logging.getLogger("claude_sdk")
+logger = logging.getLogger("claude_sdk.telemetry")
 _TRACER_NAME = "claude_sdk"
 
 

@@ -19,9 +19,11 @@ import ast
 import contextlib
 import inspect
 import io
+import logging
 import os
 import re
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -99,7 +101,7 @@ def test_the_pages_have_python_blocks() -> None:
 
 
 @pytest.fixture
-def scratch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def scratch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A working directory with session files, a fake CLI on the discovery path, a HOME."""
     cwd = tmp_path / "demo"
     cwd.mkdir()
@@ -111,7 +113,14 @@ def scratch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.chdir(cwd)
-    return cwd
+    # A page may configure logging (docs/guides/observability.md): undo it afterwards.
+    sdk_logger, root = logging.getLogger("claude_sdk"), logging.getLogger()
+    level, handlers = sdk_logger.level, list(root.handlers)
+    yield cwd
+    sdk_logger.setLevel(level)
+    for handler in root.handlers[:]:
+        if handler not in handlers:
+            root.removeHandler(handler)
 
 
 def _run_block(block: Block, namespace: dict[str, Any], backend: str) -> None:
@@ -158,7 +167,15 @@ def _run_test_page(pytester: pytest.Pytester, page: Path, *args: str) -> pytest.
     )
     pytester.makepyfile(**{f"test_docs_{page.stem}": _test_module(page)})
     return pytester.runpytest_subprocess(
-        "-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-W", "error", *args
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        "no:hypothesispytest",
+        "-p",
+        "no:asyncio",
+        "-W",
+        "error",
+        *args,
     )
 
 

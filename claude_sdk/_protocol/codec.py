@@ -60,7 +60,7 @@ if TYPE_CHECKING:
 
 __all__ = ["MAX_DEPTH", "Codec", "default_codec", "dumps", "loads"]
 
-logger = logging.getLogger("claude_sdk")
+logger = logging.getLogger("claude_sdk.protocol")
 
 #: The deepest nesting of arrays and objects a frame may have; a deeper one is refused, on
 #: every parse path. Far beyond anything the CLI writes (a few dozen levels at most), and low

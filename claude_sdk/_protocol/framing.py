@@ -11,7 +11,8 @@ Invariants:
   partial line are collected in a list and joined once, when its newline arrives.
 * Blank lines (empty or only ASCII whitespace) are dropped silently. A line whose first
   non-whitespace byte is not ``b"{"`` is not JSON: it is dropped, counted in
-  ``lines_skipped`` and logged at WARNING on the ``"claude_sdk"`` logger. Neither raises.
+  ``lines_skipped`` and logged at WARNING on the ``"claude_sdk.protocol"`` logger. Neither
+  raises.
 * A line longer than ``max_line_bytes`` (not counting its ``\\n`` and a removed ``\\r``) is
   never returned. A :class:`~claude_sdk.errors.LineTooLongError` instance takes its place
   in the output, once per such line, and the lines after it come out intact. The splitter
@@ -30,7 +31,7 @@ from ..errors import LineTooLongError, short_repr
 
 __all__ = ["DEFAULT_MAX_LINE_BYTES", "LineSplitter", "iter_lines"]
 
-_logger = logging.getLogger("claude_sdk")
+_logger = logging.getLogger("claude_sdk.protocol")
 
 
 class LineSplitter:

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CAUGHT", "Generator", "admits_none", "field_types", "is_unknown"]
 
-logger = logging.getLogger("claude_sdk")
+logger = logging.getLogger("claude_sdk.protocol")
 
 #: ClassVar names that carry a wire tag (emitted on encode, used for dispatch).
 TAG_NAMES = ("type", "subtype", "hook_event_name", "behavior")

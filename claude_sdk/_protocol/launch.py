@@ -69,8 +69,10 @@ removing ``unset_env``.
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 import attrs
 
@@ -120,6 +122,24 @@ UNSET_ENV: tuple[str, ...] = ("CLAUDECODE", "CLAUDE_AGENT_SDK_DERIVED_CLIENT_APP
 def _names_only(env: Mapping[str, str]) -> str:
     """The environment's repr: names, not values (they may be secrets)."""
     return repr(dict.fromkeys(env, "<redacted>"))
+
+
+def argv_for_log(argv: Sequence[str]) -> str:
+    """``argv`` as a log may show it: the program's file name and the flags' names, never a
+    value (a flag's value, or a bare argument, may be a secret)."""
+    if not argv:
+        return "?"
+    shown = [os.path.basename(argv[0]) or "?"]
+    for arg in argv[1:]:
+        name = arg.split("=", 1)[0]
+        # The command line puts every value after an "=" (`_flag`); a bare word, or a "flag"
+        # too long or odd to be one, is left out rather than risked.
+        if _FLAG_NAME.fullmatch(name) and name not in shown:
+            shown.append(name)
+    return " ".join(shown)
+
+
+_FLAG_NAME: Final = re.compile(r"--?[A-Za-z][A-Za-z0-9-]{0,39}")
 
 
 @attrs.frozen(kw_only=True)

@@ -47,6 +47,7 @@ import collections
 import itertools
 import logging
 import os
+import time
 import uuid
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Final
@@ -78,7 +79,8 @@ from .schema import answer_types
 
 __all__ = ["DEFERRED_PREFIXES", "Protocol"]
 
-logger = logging.getLogger("claude_sdk")
+logger = logging.getLogger("claude_sdk.protocol")
+_DEBUG: Final = logging.DEBUG
 
 #: How the lines of the frames that only the consumer looks at begin, as the CLI writes them
 #: (``JSON.stringify``: compact, ``type`` first). Such a line goes to ``messages`` as it is,
@@ -187,7 +189,8 @@ class Protocol:
         self._counter = 0
         self._outbound: dict[str, str] = {}  # request id -> subtype
         self._inbound: dict[str, InboundRequest] = {}  # pending only
-        self._open: dict[str, None] = {}  # uuids of prompts not settled, in the order sent
+        # uuids of prompts not settled, in the order sent -> when (monotonic), if DEBUG was on
+        self._open: dict[str, float | None] = {}
         self._made: set[str] = set()  # uuids made here (their lifecycle is bookkeeping)
         self._named = False  # the CLI names prompts (user_message_uuids, command_lifecycle)
         self._cancel_targets: dict[str, str] = {}  # cancel_async_message request -> uuid
@@ -332,7 +335,10 @@ class Protocol:
         if cls is m.ResultMessage:
             self.results += 1
             self.last_result = frame
-            self._on_result(frame)
+            if logger.isEnabledFor(_DEBUG):
+                self._on_result_logged(frame)
+            else:
+                self._on_result(frame)
             return TurnEnded(frame)
         if cls is m.SessionStateChangedMessage:
             state = frame.state
@@ -367,6 +373,24 @@ class Protocol:
             # A CLI that never names prompts: a result answers the oldest one.
             self._settle_prompt(next(iter(self._open)))
 
+    def _on_result_logged(self, frame: m.ResultMessage) -> None:
+        """`_on_result`, and a DEBUG line: which prompts the result settled, how long since
+        the first of them was sent, and the result's own figures (no text)."""
+        before = dict(self._open)
+        self._on_result(frame)
+        settled = [u for u in before if u not in self._open]
+        sent = [t for u in settled if (t := before[u]) is not None]
+        elapsed = f"{time.monotonic() - min(sent):.3f} s" if sent else "?"
+        logger.debug(
+            "turn ended: result %s after %s (CLI: %s ms, %s turns, cost $%s); prompts %s",
+            frame.subtype,
+            elapsed,
+            frame.duration_ms,
+            frame.num_turns,
+            frame.total_cost_usd,
+            ", ".join(settled) or "none of ours",
+        )
+
     def _on_lifecycle(self, frame: m.CommandLifecycleMessage) -> None:
         command = frame.command_uuid
         if isinstance(command, str):
@@ -383,6 +407,7 @@ class Protocol:
     def _settle_prompt(self, prompt: str, *, cancelled: bool = False) -> None:
         if self._open.pop(prompt, _MISSING) is not _MISSING and cancelled:
             self.prompts_cancelled += 1
+            logger.debug("prompt %s withdrawn by the CLI (no result will come)", prompt)
 
     def _on_unknown(self, frame: m.UnknownMessage) -> Any:
         """A frame that did not fit: a control envelope that did not is still answered."""
@@ -558,6 +583,13 @@ class Protocol:
         else:
             cause = f"exit code {returncode}" if returncode is not None else None
             error = SessionClosedError("the CLI's output ended", cause=cause)
+        if logger.isEnabledFor(_DEBUG):
+            logger.debug(
+                "the CLI's output ended: exit code %s, %s; %d requests unanswered",
+                returncode,
+                type(self.failure).__name__ if self.failure is not None else "no failure",
+                len(self._outbound),
+            )
         events: list[Any] = [Answer(rid, sub, error=error) for rid, sub in self._outbound.items()]
         self._outbound.clear()
         # The CLI's own requests can no longer be answered: they are over.
@@ -589,7 +621,12 @@ class Protocol:
             self._made.add(prompt)
         line = self._encode(message)
         self.prompts_sent += 1
-        self._open[prompt] = None
+        if logger.isEnabledFor(_DEBUG):
+            # The uuid and the size only: a prompt's text never goes to the log.
+            self._open[prompt] = time.monotonic()
+            logger.debug("turn started: prompt %s (%d bytes)", prompt, len(line))
+        else:
+            self._open[prompt] = None
         return line
 
     def send_request(self, payload: Any) -> tuple[str, bytes]:

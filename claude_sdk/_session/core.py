@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import logging
+import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +29,7 @@ from .._lowlevel import Primitives
 from .._protocol.codec import default_codec
 from .._protocol.protocol import Protocol
 from ..errors import (
+    ControlRequestError,
     ControlTimeoutError,
     InactivityTimeoutError,
     SessionClosedError,
@@ -43,7 +45,7 @@ if TYPE_CHECKING:
 
 __all__ = ["SessionCore", "clone"]
 
-logger = logging.getLogger("claude_sdk")
+logger = logging.getLogger("claude_sdk.session")
 
 #: Lines of stderr a `SessionClosedError` quotes (the whole tail is on the connection).
 _STDERR_LINES = 5
@@ -101,6 +103,10 @@ class SessionCore:
         self.last_activity: float = anyio.current_time()
         #: Inbound requests whose handlers run now (the CLI waits for us meanwhile).
         self.callbacks_running = 0
+        #: DEBUG is enabled on ``claude_sdk.session``, as of the session's start, its last
+        #: prompt or its last request: the inbound workers read this, not the logger, on
+        #: their hot path.
+        self.debug = logger.isEnabledFor(logging.DEBUG)
         #: The CLI's answer to ``initialize``.
         self.server_info: c.InitializeResponse | None = None
 
@@ -207,6 +213,47 @@ class SessionCore:
         self.raise_if_closed()
         request_id, line = self.protocol.send_request(payload)
         waiter = self.waiters[request_id] = Waiter(self.primitives.event())
+        self.debug = logger.isEnabledFor(logging.DEBUG)
+        if self.debug:
+            return await self._logged(request_id, line, waiter, payload, seconds)
+        return await self._exchange(request_id, line, waiter, payload, seconds)
+
+    async def _logged(
+        self, request_id: str, line: bytes, waiter: Waiter, payload: Any, seconds: float | None
+    ) -> Any:
+        """`_exchange`, with DEBUG lines: the request sent, then its outcome and how long it
+        took (subtype and id only: a request's fields may hold anything)."""
+        subtype = payload.subtype
+        logger.debug("control request %s %s sent", subtype, request_id)
+        started = time.perf_counter()
+        outcome = "cancelled"
+        try:
+            answer = await self._exchange(request_id, line, waiter, payload, seconds)
+        except ControlTimeoutError:
+            outcome = "timeout"
+            raise
+        except ControlRequestError as exc:
+            outcome = f"error ({exc.error_code or 'no error code'})"
+            raise
+        except Exception as exc:
+            outcome = f"error ({type(exc).__name__})"
+            raise
+        else:
+            outcome = "success"
+            return answer
+        finally:
+            logger.debug(
+                "control request %s %s: %s after %.1f ms",
+                subtype,
+                request_id,
+                outcome,
+                (time.perf_counter() - started) * 1000,
+            )
+
+    async def _exchange(
+        self, request_id: str, line: bytes, waiter: Waiter, payload: Any, seconds: float | None
+    ) -> Any:
+        """Write ``line`` and wait for ``waiter`` (see `request`)."""
         try:
             await self.write(line)
             try:

@@ -30,7 +30,7 @@ import attrs
 
 from .. import control as c
 from .._protocol.codec import Codec
-from .._protocol.events import InboundRequest
+from .._protocol.events import WITHDRAWN, InboundRequest
 from ..hooks import (
     AsyncHookOutput,
     BaseHookSpecificOutput,
@@ -45,9 +45,17 @@ from ..permissions import PermissionAllow, PermissionDeny, ToolPermissionContext
 if TYPE_CHECKING:
     from .core import SessionCore
 
-__all__ = ["NO_ANSWER", "RejectedError", "describe", "dispatch", "jsonrpc_error"]
+__all__ = [
+    "NO_ANSWER",
+    "RejectedError",
+    "describe",
+    "dispatch",
+    "jsonrpc_error",
+    "outcome",
+    "summary",
+]
 
-logger = logging.getLogger("claude_sdk")
+logger = logging.getLogger("claude_sdk.session")
 
 #: `dispatch` settled the request without an answer (a dialog the host does not show).
 NO_ANSWER: Final[Any] = object()
@@ -67,6 +75,94 @@ def describe(exc: BaseException) -> str:
     """``Type: message`` of an exception, for answers and logs."""
     text = str(exc)
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+# -- what the DEBUG log says of a request (names and decisions, never values) --------------
+
+#: The longest name (tool, server, method) a DEBUG line quotes.
+_NAME_CHARS: Final = 80
+
+
+def _name(value: Any) -> str:
+    return value[:_NAME_CHARS] if isinstance(value, str) else "?"
+
+
+def summary(core: SessionCore, record: InboundRequest) -> str:
+    """What ``record`` asks, for a DEBUG line: the tool, the hook and its callback, the MCP
+    server and method; never an input's values."""
+    request = record.request
+    cls = request.__class__
+    if cls is c.CanUseToolRequest:
+        return f"tool {_name(request.tool_name)}"
+    if cls is c.HookCallbackRequest:
+        registration = core.hooks.get(request.callback_id)
+        if registration is None:
+            return f"unknown hook callback {_name(request.callback_id)}"
+        text = (
+            f"{registration.event} hook {registration.callback_id} "
+            f"{_callback_name(registration.callback)}"
+        )
+        tool = getattr(request.input, "tool_name", None)
+        return f"{text}, tool {_name(tool)}" if tool is not None else text
+    if cls is c.McpMessageRequest:
+        message: Any = request.message
+        method = message.get("method") if isinstance(message, dict) else None
+        text = f"server {_name(request.server_name)}, {_name(method) if method else 'reply'}"
+        params = message.get("params") if method == "tools/call" else None
+        if isinstance(params, dict) and "name" in params:
+            text += f" {_name(params['name'])}"
+        return text
+    if cls is c.ElicitationRequest:
+        return f"server {_name(request.mcp_server_name)}"
+    return "no details"
+
+
+def outcome(
+    record: InboundRequest, body: Any, error: BaseException | None, line: bytes | None
+) -> str:
+    """How ``record`` was settled, for a DEBUG line: the decision, or why there was none."""
+    if error is not None:
+        if isinstance(error, RejectedError):
+            return f"error ({error.code or 'rejected'})"
+        if isinstance(error, anyio.get_cancelled_exc_class()):
+            return "error (cancelled by the host)"
+        return f"error ({type(error).__name__})"
+    if body is NO_ANSWER:
+        return "left unanswered"
+    if line is None:
+        return "withdrawn by the CLI" if record.state == WITHDRAWN else "cancelled"
+    return _decision(body)
+
+
+def _decision(body: Any) -> str:
+    if isinstance(body, (PermissionAllow, PermissionDeny)):
+        return body.behavior
+    if isinstance(body, HookOutput):
+        parts = []
+        specific = body.specific
+        if isinstance(specific, PreToolUseOutput) and specific.permission_decision:
+            parts.append(f"permission_decision {specific.permission_decision}")
+        elif isinstance(specific, PermissionRequestOutput):
+            parts.append(f"decision {getattr(specific.decision, 'behavior', '?')}")
+        if body.decision is not None:
+            parts.append(f"decision {body.decision}")
+        if body.continue_ is False:
+            parts.append("stop")
+        return ", ".join(parts) or "continue"
+    if isinstance(body, AsyncHookOutput):
+        return "async"
+    if isinstance(body, c.McpMessageResponse):
+        reply: Any = body.mcp_response
+        error = reply.get("error") if isinstance(reply, dict) else None
+        if isinstance(error, dict):
+            return f"JSON-RPC error {error.get('code')}"
+        return "JSON-RPC result"
+    if isinstance(body, c.ElicitationResponse):
+        return _name(body.action)
+    if isinstance(body, dict):
+        behavior = body.get("behavior")
+        return _name(behavior) if behavior is not None else "answered"
+    return "answered"
 
 
 def jsonrpc_error(message_id: Any, code: int, message: str) -> dict[str, Any]:

@@ -16,12 +16,13 @@ answered with an error too, never silence; one the CLI withdrew gets nothing.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Final
+import time
+from typing import TYPE_CHECKING, Any, Final
 
 import anyio
 
 from .._protocol.events import PENDING
-from .handlers import NO_ANSWER, RejectedError, describe, dispatch
+from .handlers import NO_ANSWER, RejectedError, describe, dispatch, outcome, summary
 from .serving import Serving
 
 if TYPE_CHECKING:
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = ["IDLE_WORKERS", "InboundWorkers"]
 
-logger = logging.getLogger("claude_sdk")
+logger = logging.getLogger("claude_sdk.session")
 
 #: Inbound-request workers kept waiting for the next request.
 IDLE_WORKERS: Final = 4
@@ -110,6 +111,9 @@ class InboundWorkers:
         serving = record
         serving.started = True
         line: bytes | None = None
+        body: Any = None
+        error: BaseException | None = None
+        started = time.perf_counter() if core.debug else None
         try:
             if record.state != PENDING:
                 return  # withdrawn before it started
@@ -121,8 +125,10 @@ class InboundWorkers:
                 else:
                     line = protocol.answer(record, body)
             except RejectedError as exc:
+                error = exc
                 line = protocol.reject(record, str(exc), exc.code)
             except Exception as exc:  # any failure is answered as an error
+                error = exc
                 logger.warning("a %s handler failed: %r", record.subtype, exc)
                 line = protocol.reject(record, describe(exc))
             except BaseException as exc:
@@ -130,12 +136,22 @@ class InboundWorkers:
                 if not cancelled or not serving.host_cancelled or serving.withdrawn:
                     raise  # withdrawn by the CLI, the session ends, or not a cancellation
                 # Cancelled through the context's handle: the CLI must still get an answer.
+                error = exc
                 line = protocol.reject(record, f"the {record.subtype} handler was cancelled")
         finally:
             serving.scope = None
             core.callbacks_running -= 1
             if core.options.inactivity_timeout is not None:
                 core.callback_finished()
+            if started is not None:
+                logger.debug(
+                    "%s %s (%s): %s after %.1f ms",
+                    record.subtype,
+                    record.request_id,
+                    summary(core, record),
+                    outcome(record, body, error, line),
+                    (time.perf_counter() - started) * 1000,
+                )
         if line is None:
             return  # withdrawn by the CLI (send nothing), or deliberately unanswered
         try:

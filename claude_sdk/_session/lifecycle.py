@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
 __all__ = ["abort", "finish", "start"]
 
-logger = logging.getLogger("claude_sdk")
+logger = logging.getLogger("claude_sdk.session")
 
 #: Seconds an abort may spend writing the interrupt (the pipe is full: give up).
 ABORT_WRITE = 0.25
@@ -118,9 +118,9 @@ async def finish(core: SessionCore) -> None:
     deadline = anyio.current_time() + grace
     core.conn.shutdown_deadline = deadline  # the transport gives only what is left
     if core.options.has_callbacks and core.protocol.prompts_sent:
-        with anyio.move_on_at(deadline):
+        with anyio.CancelScope(deadline=deadline):
             await core.wait_until_idle()
-    with anyio.move_on_at(deadline):
+    with anyio.CancelScope(deadline=deadline):
         await core.close_stdin()
         await core.reader_done.wait()
 
@@ -132,6 +132,7 @@ async def abort(core: SessionCore) -> None:
     if protocol.turn_open and not core.closed:
         request_id, line = protocol.send_request(c.InterruptRequest())
         protocol.abandon(request_id)  # nobody waits for its answer
+        logger.debug("control request interrupt %s sent on abort (not awaited)", request_id)
         with (
             anyio.CancelScope(shield=True),
             anyio.move_on_after(ABORT_WRITE),

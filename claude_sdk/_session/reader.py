@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
 __all__ = ["run_reader"]
 
-logger = logging.getLogger("claude_sdk")
+logger = logging.getLogger("claude_sdk.session")
 
 
 async def run_reader(core: SessionCore, workers: InboundWorkers) -> None:

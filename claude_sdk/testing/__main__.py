@@ -121,10 +121,7 @@ def _fake_cli(args: argparse.Namespace) -> int:
         print(f"fake-cli: {exc}", file=sys.stderr)
         return 2
     kwargs = {"version": args.version} if args.version else {}
-    if script is None:
-        fake = FakeCLI(replies=args.reply, **kwargs)
-    else:
-        fake = FakeCLI(script, **kwargs)
+    fake = FakeCLI(replies=args.reply, **kwargs) if script is None else FakeCLI(script, **kwargs)
     argv = ["claude", *args.cli_args]
     return anyio.run(serve_stdio, fake, argv)
 

@@ -11,8 +11,11 @@ Fixtures:
     keyword argument is passed on); ``fake_cli(replies=["Hi!", "Bye."])`` returns one that
     answers each prompt with the next text (then ``"Done."``). Pass it as ``transport=``.
 ``fake_messages_api``
-    A running `FakeMessagesAPI` (async; the anyio plugin runs it in the test's event loop,
-    on the test's backend).
+    A running `FakeMessagesAPI`, served in the event loop of the test that uses it: an
+    AnyIO test's (``@pytest.mark.anyio``, any backend) or a pytest-asyncio test's
+    (``@pytest.mark.asyncio``, strict or auto mode, the test's ``loop_scope``). A test no
+    async plugin runs (a plain ``def`` test, say with ``claude_sdk.sync``) gets one served
+    from a thread of its own.
 ``claude_cli_path``
     The real Claude Code CLI: ``--claude-cli``, else ``$CLAUDE_SDK_TEST_CLI``, else the SDK's
     discovery (``$CLAUDE_SDK_CLI_PATH``, ``PATH``, the usual install places). The test is
@@ -45,9 +48,13 @@ Options: ``--claude-record[=all|missing|none]`` (a bare ``--claude-record`` is `
 
 from __future__ import annotations
 
+import contextlib
+import inspect
 import os
 import re
-from collections.abc import AsyncIterator, Sequence
+import sys
+import types
+from collections.abc import AsyncIterator, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -62,7 +69,7 @@ if TYPE_CHECKING:
     from ..transports.base import Transport
     from .cassette import Cassette, RecordingTransport, ReplayMode, ReplayTransport, ScrubSpec
     from .fake_api import FakeMessagesAPI
-    from .fake_cli import FakeCLI, Script, ScriptedCLI
+    from .fake_cli import FakeCLI, Script
 
 __all__ = [
     "CassetteFixture",
@@ -77,6 +84,8 @@ RECORD_MODES = ("none", "missing", "all")
 _RECORDED = pytest.StashKey[set[Path]]()
 _CLI = pytest.StashKey[str | None]()
 _BACKEND_PARAMS = frozenset({"anyio_backend"})
+#: The loop scopes of pytest-asyncio (a fixture for each: see `_asyncio_fixtures`).
+_LOOP_SCOPES = ("function", "class", "module", "package", "session")
 
 
 # ======================================================================================
@@ -120,6 +129,9 @@ def pytest_configure(config: pytest.Config) -> None:
         "the cassette the `cassette` fixture records or replays",
     )
     config.stash[_RECORDED] = set()
+    asyncio_plugin = sys.modules.get("pytest_asyncio.plugin")
+    if asyncio_plugin is not None and config.pluginmanager.is_registered(asyncio_plugin):
+        config.pluginmanager.register(_asyncio_fixtures(), "claude_sdk.asyncio_fixtures")
     explicit = config.getoption("claude_cli", None)
     if explicit is not None and not os.access(explicit, os.X_OK):
         raise pytest.UsageError(f"--claude-cli: {explicit} is not an executable file")
@@ -174,16 +186,6 @@ def _cli_or_skip(config: pytest.Config) -> str:
 # FakeCLI and FakeMessagesAPI
 
 
-def _replies_script(replies: Sequence[str]) -> Script:
-    async def script(cli: ScriptedCLI) -> None:
-        await cli.handshake()
-        queue = list(replies)
-        async for _prompt in cli.iter_prompts():
-            await cli.turn(text=queue.pop(0) if queue else "Done.")
-
-    return script
-
-
 class FakeCLIFactory:
     """What the ``fake_cli`` fixture gives: ``fake_cli(script, **kwargs) -> FakeCLI``.
 
@@ -209,7 +211,9 @@ class FakeCLIFactory:
             raise TypeError("pass a script or replies, not both")
         from .fake_cli import FakeCLI
 
-        fake = FakeCLI(script if script is not None else _replies_script(replies), **kwargs)
+        fake = (
+            FakeCLI(script, **kwargs) if script is not None else FakeCLI(replies=replies, **kwargs)
+        )
         self.created.append(fake)
         return fake
 
@@ -221,12 +225,160 @@ def fake_cli() -> FakeCLIFactory:
 
 
 @pytest.fixture
-async def fake_messages_api(anyio_backend: object) -> AsyncIterator[FakeMessagesAPI]:
-    """A `FakeMessagesAPI` serving on 127.0.0.1 for the duration of the test."""
+def fake_messages_api(request: pytest.FixtureRequest) -> Iterator[FakeMessagesAPI]:
+    """A `FakeMessagesAPI` serving on 127.0.0.1 for the duration of the test, in the test's
+    own event loop (see the module docstring).
+
+    A sync fixture on purpose: the async server is set up by whichever plugin runs the test
+    (AnyIO or pytest-asyncio, each through a fixture it owns), so neither warns about an
+    async fixture it does not handle, and the server never sits in a loop that does not run.
+    """
+    name = _serving_fixture(request)
+    if name is not None:
+        api: FakeMessagesAPI = request.getfixturevalue(name)
+        yield api
+        return
+    from anyio.from_thread import start_blocking_portal
+
+    from .fake_api import FakeMessagesAPI
+
+    # No async plugin runs this test: serve from a thread of its own, for the whole test.
+    with (
+        start_blocking_portal() as portal,
+        portal.wrap_async_context_manager(FakeMessagesAPI()) as api,
+    ):
+        yield api
+
+
+def _serving_fixture(request: pytest.FixtureRequest) -> str | None:
+    """The fixture that serves the API in the loop that runs this test, or None when no
+    async plugin runs it.
+
+    Raises:
+        Failed: (``pytest.fail``) both pytest-asyncio and AnyIO claim the test.
+    """
+    item = request.node
+    asyncio_plugin = sys.modules.get("pytest_asyncio.plugin")
+    by_asyncio = (
+        asyncio_plugin is not None
+        and request.config.pluginmanager.is_registered(asyncio_plugin)
+        and asyncio_plugin.is_async_test(item)
+    )
+    by_anyio = "anyio_backend" in request.fixturenames and _is_async(item)
+    if by_asyncio and by_anyio:
+        # pytest-asyncio runs the test, and either plugin may take its async fixtures (the
+        # one loaded last wins): a server in the other's loop would never answer.
+        pytest.fail(
+            f"{item.nodeid}: both pytest-asyncio and AnyIO claim this test (pytest-asyncio "
+            "in auto mode takes every async test, @pytest.mark.anyio ones included, and the "
+            "test uses anyio_backend), so fake_messages_api cannot tell which event loop "
+            "will run it. Keep pytest-asyncio in strict mode (its default) with "
+            "@pytest.mark.asyncio on its tests, or run AnyIO tests without pytest-asyncio.",
+            pytrace=False,
+        )
+    if by_asyncio:
+        return f"_claude_sdk_fake_messages_api_{_loop_scope(item)}"
+    if by_anyio:
+        return "_claude_sdk_fake_messages_api_anyio"
+    return None
+
+
+def _is_async(item: pytest.Item) -> bool:
+    """Whether ``item`` is an ``async def`` test (under ``@given`` too): only those does the
+    AnyIO plugin run (a sync test that uses ``anyio_backend`` runs no loop)."""
+    test = getattr(item, "obj", None)
+    test = getattr(getattr(test, "hypothesis", None), "inner_test", test)
+    return inspect.iscoroutinefunction(test)
+
+
+def _loop_scope(item: pytest.Item) -> str:
+    """The scope of the pytest-asyncio loop that runs ``item`` (its ``asyncio`` marker's
+    ``loop_scope``, else ``asyncio_default_test_loop_scope``, else ``function``)."""
+    marker = item.get_closest_marker("asyncio")
+    scope = None
+    if marker is not None:
+        scope = marker.kwargs.get("loop_scope") or marker.kwargs.get("scope")
+    if scope is None:
+        try:
+            scope = item.config.getini("asyncio_default_test_loop_scope")
+        except ValueError:  # pytest-asyncio before 0.26 has no such option: function
+            scope = None
+    return scope if scope in _LOOP_SCOPES else "function"
+
+
+async def _serve_in_a_task() -> AsyncIterator[FakeMessagesAPI]:
+    """A `FakeMessagesAPI` for pytest-asyncio, which runs a fixture's setup and teardown in
+    two different tasks: the server's task group cannot span them, so the server lives in a
+    task of its own, started here and, at teardown, stopped and awaited (its failure, such
+    as a ``when`` predicate that raised, is raised there). Nothing outlives the fixture."""
+    import asyncio
+
+    from .fake_api import FakeMessagesAPI
+
+    ready: asyncio.Future[FakeMessagesAPI] = asyncio.get_running_loop().create_future()
+    stop = asyncio.Event()
+
+    async def run() -> None:
+        try:
+            async with FakeMessagesAPI() as api:
+                ready.set_result(api)
+                await stop.wait()
+        except BaseException as exc:
+            if not ready.done():
+                ready.set_exception(exc)
+            raise
+
+    task = asyncio.ensure_future(run())  # awaited at teardown, below
+    try:
+        api = await ready
+    except BaseException:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task
+        raise
+    try:
+        yield api
+    finally:
+        stop.set()
+        await task
+
+
+@pytest.fixture
+async def _claude_sdk_fake_messages_api_anyio(
+    anyio_backend: object,
+) -> AsyncIterator[FakeMessagesAPI]:
+    """`fake_messages_api` for an AnyIO test (the AnyIO plugin runs it in the test's loop)."""
     from .fake_api import FakeMessagesAPI
 
     async with FakeMessagesAPI() as api:
         yield api
+
+
+def _asyncio_fixtures() -> types.ModuleType:
+    """`fake_messages_api` for pytest-asyncio tests: a plugin (registered only where
+    pytest-asyncio is) with one fixture per loop scope, which pytest-asyncio runs in the loop
+    of that scope.
+
+    Made with ``pytest_asyncio.fixture`` (``loop_scope`` from 0.24 on; 0.23 runs a fixture in
+    the test's ``event_loop``, the only loop a function-scoped fixture may use there). A
+    module, not an instance: pytest reads an instance's fixtures from its class.
+    """
+    # Loaded already: its plugin, pytest_asyncio.plugin, is registered.
+    pytest_asyncio: Any = sys.modules["pytest_asyncio"]
+    plugin = types.ModuleType("claude_sdk.testing._asyncio_fixtures")
+    takes_scope = "loop_scope" in inspect.signature(pytest_asyncio.fixture).parameters
+    for scope in _LOOP_SCOPES:
+
+        async def serve() -> AsyncIterator[FakeMessagesAPI]:
+            async for api in _serve_in_a_task():
+                yield api
+
+        name = f"_claude_sdk_fake_messages_api_{scope}"
+        kwargs: dict[str, Any] = {"name": name}
+        if takes_scope:
+            kwargs["loop_scope"] = scope
+        setattr(plugin, name, pytest_asyncio.fixture(serve, **kwargs))
+    return plugin
 
 
 # ======================================================================================

@@ -68,7 +68,7 @@ import anyio.abc
 from .._protocol.launch import DEFAULT_CLI, LaunchSpec
 from ..errors import ClaudeSDKError, CLINotFoundError, ProcessError
 from ._teardown import TERM_GRACE, graceful_end, teardown_process
-from .base import ByteStreamConnection, StderrTail
+from .base import ByteStreamConnection, Lifetime, StderrTail
 from .discovery import WELL_KNOWN
 
 __all__ = [
@@ -83,7 +83,7 @@ __all__ = [
     "wrapper_command",
 ]
 
-logger = logging.getLogger("claude_sdk")
+logger = logging.getLogger("claude_sdk.transport")
 
 #: Seconds to wait for the client's stderr to reach EOF after it exited.
 STDERR_DRAIN = 0.5
@@ -890,6 +890,8 @@ async def connect_remote(
             cli_path=f"{spec.argv[0]} on {target}",
             kind="spawn",
         ) from exc
+    # The client's own command line may hold secrets (an ssh -o value): the CLI's is logged.
+    lifetime = Lifetime.start(f"the CLI on {target} (client pid {process.pid})", spec.argv, None)
     stderr = StderrTail(callback=spec.stderr)
     conn = RemoteConnection(
         process, spec, stderr, target=target, nonce=nonce, classify=classify, python=python
@@ -917,5 +919,7 @@ async def connect_remote(
                     await conn.stderr_done.wait()
             draining.cancel()
             tg.cancel_scope.cancel()
+            if lifetime is not None:
+                lifetime.exited(conn.returncode)
     if failure is not None:
         raise failure

@@ -35,7 +35,7 @@ __all__ = [
     "teardown_process",
 ]
 
-logger = logging.getLogger("claude_sdk")
+logger = logging.getLogger("claude_sdk.transport")
 
 #: Seconds between SIGTERM and SIGKILL.
 TERM_GRACE = 2.0

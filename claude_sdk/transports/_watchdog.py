@@ -37,7 +37,7 @@ import anyio.to_thread
 
 __all__ = ["SCRIPT", "Watchdog", "shared_pid"]
 
-logger = logging.getLogger("claude_sdk")
+logger = logging.getLogger("claude_sdk.transport")
 
 #: ``$1``: seconds between SIGTERM and SIGKILL. ``g`` holds the groups as `` a b c ``.
 #: ``read`` fails at EOF (dash and bash alike); ``.`` is the stand-down.

@@ -42,7 +42,8 @@ import abc
 import collections
 import contextlib
 import logging
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING
 
@@ -63,6 +64,8 @@ __all__ = [
     "StderrTail",
     "Transport",
 ]
+
+logger = logging.getLogger("claude_sdk.transport")
 
 #: Bytes read from stdout at a time (large reads keep the per-line cost low).
 READ_CHUNK = 256 * 1024
@@ -212,6 +215,50 @@ class Transport(abc.ABC):
         return type(self).__name__
 
 
+class Lifetime:
+    """The DEBUG lines of one CLI's start and exit (program and flag names, pid, exit code,
+    how long it ran). Made only while DEBUG is enabled: ``Lifetime.start`` is None otherwise,
+    so a transport pays one ``isEnabledFor`` per CLI."""
+
+    __slots__ = ("_ended", "_started", "_what")
+
+    def __init__(self, what: str) -> None:
+        self._what = what
+        self._started = time.monotonic()
+        self._ended = False
+
+    @classmethod
+    def start(cls, what: str, argv: Sequence[str], pid: int | None) -> Lifetime | None:
+        """Log that ``argv`` (as `argv_for_log` shows it) started as ``what``, with ``pid``
+        (None: no local process)."""
+        if not logger.isEnabledFor(logging.DEBUG):
+            return None
+        from .._protocol.launch import argv_for_log  # what a session has loaded already
+
+        if pid is not None:
+            what = f"{what} (pid {pid})"
+        logger.debug("started %s: %s", what, argv_for_log(argv))
+        return cls(what)
+
+    def exited(self, returncode: int | None) -> None:
+        """Log the exit (once; later calls do nothing)."""
+        if self._ended:
+            return
+        self._ended = True
+        if returncode is None:
+            how = "exit status unknown"
+        elif returncode < 0:
+            how = f"killed by signal {-returncode}"
+        else:
+            how = f"exit code {returncode}"
+        logger.debug(
+            "%s exited: %s, after %.3f s",
+            self._what,
+            how,
+            time.monotonic() - self._started,
+        )
+
+
 @attrs.define(eq=False)
 class StderrTail:
     """A bounded tail of stderr, fed line by line, with an optional per-line callback.
@@ -253,7 +300,7 @@ class StderrTail:
             try:
                 self.callback(line)
             except Exception:  # a broken callback must not stop draining
-                logging.getLogger("claude_sdk").exception("the stderr callback raised")
+                logger.exception("the stderr callback raised")
 
     @property
     def text(self) -> str:

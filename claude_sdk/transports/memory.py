@@ -24,7 +24,7 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 from .._protocol.framing import LineSplitter
 from .._protocol.launch import LaunchSpec
 from ._teardown import graceful_end
-from .base import ByteStreamConnection, Connection, StderrTail, Transport
+from .base import ByteStreamConnection, Connection, Lifetime, StderrTail, Transport
 
 __all__ = ["MemoryConnection", "MemoryPeer", "MemoryTransport", "PeerFunction"]
 
@@ -187,6 +187,8 @@ class MemoryTransport(Transport):
         # what the SDK wrote before it left (an interrupt, on a hasty exit).
         peer_scope = anyio.CancelScope(shield=True)
 
+        lifetime = Lifetime.start("the in-memory CLI", spec.argv, None)
+
         async def run_peer() -> None:
             with peer_scope:
                 try:
@@ -226,3 +228,5 @@ class MemoryTransport(Transport):
             # run would find its stream closed (ClosedResourceError, a crash) instead.
             stdout_recv.close()
             stdin_recv.close()
+            if lifetime is not None:
+                lifetime.exited(peer.returncode)

@@ -38,12 +38,12 @@ from ..errors import CLINotFoundError, ProcessError
 from ._fdio import FdLineConnection
 from ._teardown import TERM_GRACE, end_group, graceful_end, teardown_process
 from ._watchdog import Watchdog
-from .base import Connection, StderrTail, Transport
+from .base import Connection, Lifetime, StderrTail, Transport
 from .discovery import find_cli_async
 
 __all__ = ["SubprocessConnection", "SubprocessTransport"]
 
-logger = logging.getLogger("claude_sdk")
+logger = logging.getLogger("claude_sdk.transport")
 
 #: Seconds to wait for the reaped process's stderr to reach EOF.
 STDERR_DRAIN = 0.5
@@ -166,6 +166,7 @@ class SubprocessTransport(Transport):
                 with anyio.CancelScope(shield=True):
                     await watchdog.stand_down()
             raise
+        lifetime = Lifetime.start("the CLI", spec.argv, process.pid)
         stderr = StderrTail(callback=spec.stderr)
         conn = SubprocessConnection(process, stdin_fd, stdout_fd, spec, stderr, cli)
         # stderr is read through the teardown even when the block is cancelled: a CLI that
@@ -174,7 +175,7 @@ class SubprocessTransport(Transport):
         try:
             async with anyio.create_task_group() as tg:
                 tg.start_soon(_drain_stderr, process, stderr, conn.stderr_done, draining)
-                tg.start_soon(_end_leftovers_on_exit, conn)
+                tg.start_soon(_end_leftovers_on_exit, conn, lifetime)
                 if watchdog is not None:
                     tg.start_soon(watchdog.run, process.pid, TERM_GRACE)
                 try:
@@ -190,6 +191,8 @@ class SubprocessTransport(Transport):
                     tg.cancel_scope.cancel()
         finally:
             conn.close()
+            if lifetime is not None:
+                lifetime.exited(process.returncode)
 
 
 async def _spawn(spec: LaunchSpec, env: dict[str, str]) -> tuple[anyio.abc.Process, int, int]:
@@ -243,10 +246,12 @@ async def _drain_stderr(
         done.set()
 
 
-async def _end_leftovers_on_exit(conn: SubprocessConnection) -> None:
+async def _end_leftovers_on_exit(conn: SubprocessConnection, lifetime: Lifetime | None) -> None:
     """As soon as the CLI exits, end what it left in its group: a leftover holding stdout
     open would otherwise keep its end from arriving."""
     await conn.process.wait()
+    if lifetime is not None:
+        lifetime.exited(conn.process.returncode)
     with anyio.CancelScope(shield=True):  # bounded by TERM_GRACE; the teardown waits for it
         await conn.end_leftovers()
 

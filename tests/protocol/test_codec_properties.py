@@ -519,7 +519,9 @@ def test_known_kind_that_no_longer_fits(d: JSON, caplog: pytest.LogCaptureFixtur
     assert isinstance(frame, UnknownMessage)
     assert frame.raw == d
     assert frame.error
-    assert any(r.name == "claude_sdk" and r.levelno == logging.WARNING for r in caplog.records)
+    assert any(
+        r.name == "claude_sdk.protocol" and r.levelno == logging.WARNING for r in caplog.records
+    )
     assert any(f"unknown message kind: type={d['type']!r}" in f for f in wire.drift(frame))
 
 
@@ -558,7 +560,9 @@ def test_a_message_that_does_not_fit_is_decoded_field_by_field(
     for key in keys:
         if key in d:
             assert frame.extra[key] == d[key]
-    assert any(r.name == "claude_sdk" and r.levelno == logging.WARNING for r in caplog.records)
+    assert any(
+        r.name == "claude_sdk.protocol" and r.levelno == logging.WARNING for r in caplog.records
+    )
     found = wire.drift(frame)
     assert all(any(f.startswith(f"$: {k}:") for f in found) for k in keys)
 

@@ -137,7 +137,7 @@ def test_non_json_line_logged(caplog: pytest.LogCaptureFixture) -> None:
     out, splitter = run([garbage + b"\n" + A + b"\n"])
     assert out == [A]
     assert splitter.lines_skipped == 1
-    [record] = [r for r in caplog.records if r.name == "claude_sdk"]
+    [record] = [r for r in caplog.records if r.name == "claude_sdk.protocol"]
     assert record.levelno == logging.WARNING
     text = record.getMessage()
     assert "[SandboxDebug]" in text
@@ -366,7 +366,7 @@ def test_property_garbage_skipped_and_counted(data: st.DataObject) -> None:
     for g in garbage:
         tagged.insert(data.draw(st.integers(0, len(tagged))), (False, g))
     chunks = chunked(data, join(data, [line for _, line in tagged]))
-    logger = logging.getLogger("claude_sdk")
+    logger = logging.getLogger("claude_sdk.protocol")
     disabled = logger.disabled
     logger.disabled = True  # keep thousands of expected warnings out of the log capture
     try:

@@ -97,11 +97,17 @@ def sdk_answers(fake: FakeCLI) -> list[Any]:
 
 
 def warnings_of(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
-    return [r for r in caplog.records if r.name == "claude_sdk" and r.levelno == logging.WARNING]
+    return [
+        r
+        for r in caplog.records
+        if r.name.startswith("claude_sdk") and r.levelno == logging.WARNING
+    ]
 
 
 def errors_of(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
-    return [r for r in caplog.records if r.name == "claude_sdk" and r.levelno >= logging.ERROR]
+    return [
+        r for r in caplog.records if r.name.startswith("claude_sdk") and r.levelno >= logging.ERROR
+    ]
 
 
 async def collect(stream: AsyncIterator[cs.Message]) -> list[cs.Message]:

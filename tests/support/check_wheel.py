@@ -137,9 +137,7 @@ async def _run(
     return result
 
 
-async def check(
-    bare: Path, with_mcp: Path, lowest: list[Path], cli: str, scratch: Path
-) -> None:
+async def check(bare: Path, with_mcp: Path, lowest: list[Path], cli: str, scratch: Path) -> None:
     async with FakeMessagesAPI() as api:
         api.reply(text="real CLI says hi")
         seen = await _run(bare, BARE, api, cli, scratch)

@@ -115,8 +115,19 @@ USER_TESTS = """
 """
 
 
-#: Plugins a user's suite does not need here (hypothesis's summary alone costs a second a run).
-QUIET = ("-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-p", "no:benchmark")
+#: Plugins a user's suite does not need here (hypothesis's summary alone costs a second a run;
+#: pytest-asyncio, where installed, warns about its own settings: its suites are
+#: test_plugin_pytest_asyncio.py's).
+QUIET = (
+    "-p",
+    "no:cacheprovider",
+    "-p",
+    "no:hypothesispytest",
+    "-p",
+    "no:benchmark",
+    "-p",
+    "no:asyncio",
+)
 
 
 def _run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
@@ -143,11 +154,11 @@ def _user_suite(pytester: pytest.Pytester, answer: str = "Recorded answer.") -> 
 
 
 def test_help_and_markers(pytester: pytest.Pytester) -> None:
-    result = pytester.runpytest("--help")
+    result = _run(pytester, "--help")
     result.stdout.fnmatch_lines(
         ["*--claude-record*", "*--claude-cli=PATH*", "*claude_cassette_dir*"]
     )
-    result = pytester.runpytest("--markers")
+    result = _run(pytester, "--markers")
     result.stdout.fnmatch_lines(["@pytest.mark.claude_e2e:*", "@pytest.mark.claude_cassette(*"])
 
 
