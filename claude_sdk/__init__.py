@@ -441,4 +441,11 @@ if not TYPE_CHECKING:  # hidden from type checkers: a typo must stay an error, n
                 return
             super().__setattr__(name, value)
 
+        def __reduce__(self) -> tuple[object, tuple[str]]:
+            # Pickled by name, as a plain module is by cloudpickle (Ray, Dask, ...): a function
+            # shipped by value that uses `claude_sdk` imports it again on the other side.
+            from importlib import import_module
+
+            return import_module, (self.__name__,)
+
     sys.modules[__name__].__class__ = _Package
