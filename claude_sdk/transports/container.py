@@ -49,6 +49,13 @@ _NOT_FOUND = (
     "can only create exec sessions on running containers",
     "container is not running",
 )
+_COMMAND_MISSING = (
+    "executable file",
+    "invoke a command that was not found",
+    "not found in $path",
+    "command not found",
+    "no such file or directory: oci runtime",
+)
 _UNREACHABLE = (
     "cannot connect to the docker daemon",
     "is the docker daemon running",
@@ -74,7 +81,13 @@ def classify_container_failure(returncode: int | None, stderr: str) -> str | Non
     text = stderr.lower()
     if any(needle in text for needle in _UNREACHABLE):
         return "container_unreachable"
-    if any(needle in text for needle in _NOT_FOUND) and "executable file not found" not in text:
+    # The runtime reached the container and ran the command; what is missing is inside it
+    # (`remote_python`, say): 126/127 is the shells' and runtimes' "cannot run the command",
+    # whose messages also say "not found" ("OCI runtime attempted to invoke a command that
+    # was not found", crun's "executable file `python3` not found in $PATH").
+    if returncode in (126, 127) or any(needle in text for needle in _COMMAND_MISSING):
+        return None
+    if any(needle in text for needle in _NOT_FOUND):
         return "container_not_found"
     return None
 

@@ -192,12 +192,28 @@ def main() -> int:
             start_new_session=True,  # inside the "container": out of the client's reach
         )
     except OSError as exc:
-        sys.stderr.write(
+        # Each client's own words and status for a command missing inside the container.
+        command = parsed["command"][0]
+        oci = (
             "OCI runtime exec failed: exec failed: unable to start container process: "
-            f'exec: "{parsed["command"][0]}": executable file not found in $PATH: unknown\n'
-            f"({exc})\n"
+            f'exec: "{command}": executable file not found in $PATH: unknown'
         )
-        return 127
+        message, status = {
+            "docker": (oci, 127),
+            # podman with crun (its default runtime): the words "not found" twice.
+            "podman": (
+                f"Error: crun: executable file `{command}` not found in $PATH: No such file or "
+                "directory: OCI runtime attempted to invoke a command that was not found",
+                127,
+            ),
+            "kubectl": (
+                "error: Internal error occurred: error executing command in container: "
+                f"failed to exec in container: {oci}",
+                1,
+            ),
+        }[runtime]
+        sys.stderr.write(f"{message}\n({exc})\n")
+        return status
     streams = [child.stdin, child.stdout, child.stderr]
     stdin, stdout, stderr = (os.dup(stream.fileno()) for stream in streams if stream)
     for stream in streams:

@@ -132,6 +132,18 @@ def test_invalid_arguments_are_refused() -> None:
         (1, "Cannot connect to the Docker daemon at unix:///x.sock.", "container_unreachable"),
         (1, "The connection to the server localhost:8080 was refused", "container_unreachable"),
         (127, 'exec: "python3": executable file not found in $PATH: unknown', None),
+        # The command inside the container is missing: a start failure, never "no container".
+        (127, "Error: crun: executable file `python3` not found in $PATH: No such file or "
+              "directory: OCI runtime attempted to invoke a command that was not found", None),
+        (127, 'Error: runc: exec failed: unable to start container process: exec: "python3": '
+              "executable file not found in $PATH: OCI runtime attempted to invoke a command "
+              "that was not found", None),
+        (126, 'OCI runtime exec failed: exec failed: unable to start container process: exec: '
+              '"python3": executable file not found in $PATH: unknown', None),
+        (1, "error: Internal error occurred: error executing command in container: failed to "
+            'exec in container: exec: "python3": executable file not found in $PATH', None),
+        (127, "sh: 1: python3: not found", None),
+        (1, "command terminated with exit code 127: python3: command not found", None),
         (0, "No such container", None),
     ],
 )  # fmt: skip
@@ -254,11 +266,21 @@ async def test_a_missing_runtime(launcher: Path, tmp_path: Path) -> None:
     assert "docker" in str(error)
 
 
-async def test_no_python_in_the_container(runtime_log: Path, launcher: Path) -> None:
-    error = await _start_failure(docker(remote_python="/nonexistent/python3"), options(launcher))
-    assert error.kind == "spawn"
-    assert error.exit_code == 127
-    assert "Python" in str(error)
+@pytest.mark.parametrize(
+    ("runtime", "where", "status"),
+    [("docker", {"container": "sandbox"}, 127), ("podman", {"container": "sandbox"}, 127),
+     ("kubectl", {"pod": "agent-0"}, 1)],
+)  # fmt: skip
+async def test_no_python_in_the_container(
+    runtime_log: Path, launcher: Path, runtime: str, where: dict[str, str], status: int
+) -> None:
+    transport = ContainerTransport(runtime, remote_python="/nonexistent/python3", **where)  # type: ignore[arg-type]
+    error = await _start_failure(transport, options(launcher))
+    assert error.kind == "spawn"  # never "container_not_found": the container is there
+    assert error.exit_code == status
+    if status == 127:
+        assert "Python" in str(error)
+    assert "python3" in error.stderr_tail
 
 
 async def test_no_cli_in_the_container(runtime_log: Path, tmp_path: Path) -> None:
