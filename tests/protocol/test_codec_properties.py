@@ -26,7 +26,7 @@ from typing import Any
 
 import attrs
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from claude_sdk import wire
@@ -769,10 +769,13 @@ def test_oversized_line_between_small_frames(chunk: int) -> None:
 
 
 def _nested_frame(depth: int, pad: int, bracket_text: int) -> str:
-    # A user frame whose ``extra`` value nests ``depth`` levels in all (the frame is level 1),
-    # with ``bracket_text`` brackets inside a string and ``pad`` bytes of padding.
+    # A user frame whose ``extra`` value nests ``depth`` levels in all (the frame is level 1,
+    # the string leaf is no level), with ``bracket_text`` brackets inside a string and ``pad``
+    # bytes of padding. (Was ``depth - 2`` containers: one level short, so that ``depth`` =
+    # MAX_DEPTH + 1 was in fact MAX_DEPTH levels, accepted, and the test failed whenever
+    # hypothesis drew exactly that boundary.)
     value: Any = "leaf"
-    for i in range(depth - 2):
+    for i in range(depth - 1):
         value = [value] if i % 2 else {"k": value}
     return json.dumps(
         {
@@ -786,6 +789,9 @@ def _nested_frame(depth: int, pad: int, bracket_text: int) -> str:
 
 
 @settings(max_examples=60, deadline=None)
+@example(depth=MAX_DEPTH, pad=0, bracket_text=0, as_str=False)
+@example(depth=MAX_DEPTH + 1, pad=0, bracket_text=0, as_str=False)
+@example(depth=MAX_DEPTH + 1, pad=70_000, bracket_text=1200, as_str=True)
 @given(
     depth=st.integers(min_value=2, max_value=MAX_DEPTH + 40),
     pad=st.sampled_from([0, 70_000]),
