@@ -21,6 +21,7 @@ TEST_DEPS = nox.project.dependency_groups(PYPROJECT, "test")
 LINT_DEPS = nox.project.dependency_groups(PYPROJECT, "lint")
 TYPE_DEPS = nox.project.dependency_groups(PYPROJECT, "typecheck")
 DOCS_DEPS = nox.project.dependency_groups(PYPROJECT, "docs")
+ENGINE_DEPS = nox.project.dependency_groups(PYPROJECT, "engines")
 
 
 @nox.session
@@ -34,7 +35,7 @@ def lint(session: nox.Session) -> None:
 @nox.session(python="3.11")
 def typecheck(session: nox.Session) -> None:
     """mypy --strict over claude_sdk, tests and examples."""
-    session.install("-e", ".", *TEST_DEPS, *TYPE_DEPS)
+    session.install("-e", ".", *TEST_DEPS, *TYPE_DEPS, *ENGINE_DEPS)
     session.run("mypy")
 
 
@@ -42,7 +43,9 @@ def typecheck(session: nox.Session) -> None:
 def tests(session: nox.Session) -> None:
     """pytest; every async test runs on asyncio and trio."""
     session.install("-e", ".", *TEST_DEPS)
-    session.run("pytest", "-m", "not e2e", *session.posargs)
+    # The engines and the container runtimes have sessions of their own.
+    marks = ["-m", "not e2e and not container", "--ignore=tests/engines"]
+    session.run("pytest", *marks, *session.posargs)
 
 
 def _netns_available() -> bool:
@@ -71,9 +74,42 @@ def e2e(session: nox.Session) -> None:
 
 
 @nox.session(python="3.11")
+def interop(session: nox.Session) -> None:
+    """Our session stores under the official SDK's own conformance kit, and our kit over its
+    store (its SessionStore protocol is the one ours follows): claude-agent-sdk 0.2.188, in
+    this environment only."""
+    session.install("-e", ".", *TEST_DEPS)
+    session.install("--no-deps", "claude-agent-sdk==0.2.188")
+    session.env["CLAUDE_SDK_REQUIRE_OFFICIAL"] = "1"
+    session.run("pytest", "tests/stores", "-k", "official", *session.posargs)
+
+
+@nox.session(python="3.11")
+def engines(session: nox.Session) -> None:
+    """The engine recipes against a real Temporal dev server (and, with ``-- tests/engines``,
+    a local Ray), with a scripted agent CLI."""
+    session.install("-e", ".", *TEST_DEPS, *ENGINE_DEPS)
+    session.env["CLAUDE_SDK_REQUIRE_ENGINES"] = "1"
+    session.run("pytest", "tests/engines", *(session.posargs or ["-m", "not slow"]))
+
+
+@nox.session(python="3.11")
+def containers(session: nox.Session) -> None:
+    """ContainerTransport against real podman (runc, a local Debian image, no network)."""
+    session.install("-e", ".", *TEST_DEPS)
+    session.run("tests/support/container_image.sh", external=True)
+    runtime = os.environ.get("CLAUDE_SDK_CONTAINER_RUNTIME", "podman")
+    session.env.update(
+        {"CLAUDE_SDK_CONTAINER_RUNTIME": runtime, "CLAUDE_SDK_REQUIRE_CONTAINER": "1"}
+    )
+    tests = "tests/transports/test_container_real.py"
+    session.run("pytest", "-m", "container", tests, *session.posargs)
+
+
+@nox.session(python="3.11")
 def examples(session: nox.Session) -> None:
     """Every examples/*.py, offline: the real CLI 2.1.330 against FakeMessagesAPI."""
-    session.install("-e", ".", *TEST_DEPS)
+    session.install("-e", ".", *TEST_DEPS, *ENGINE_DEPS)
     # Fetch the pinned CLI outside the namespace, once; the runner finds it in the cache.
     session.run(sys.executable, "tests/support/fetch_cli.py", external=True)
     # `nox -s examples -- examples/hooks.py` runs only the examples named.
@@ -184,6 +220,21 @@ def bench(session: nox.Session) -> None:
     --quick`` is a quick look that only prints. Arguments after ``--`` go to
     benchmarks/bench_vs_official.py (``--only 1,2``, ``--repeat 7``, ``--backend trio``, ...).
     """
+    _install_bench(session)
+    session.run("python", "benchmarks/bench_vs_official.py", *session.posargs)
+    if "--quick" not in session.posargs:
+        session.run("python", "benchmarks/bench_policies.py", "--write")
+
+
+@nox.session(python="3.11")
+def bench_coordinator(session: nox.Session) -> None:
+    """One process drives N=200 sessions through SessionPool, beside claude-agent-sdk and a
+    bare reader (6 to 14 minutes here); writes its section of benchmarks/RESULTS.md."""
+    _install_bench(session)
+    session.run("python", "benchmarks/bench_coordinator.py", "--write", *session.posargs)
+
+
+def _install_bench(session: nox.Session) -> None:
     # The official SDK is installed into this environment only, never as a dependency of
     # claude_sdk. A locally cached wheel (the e2e fixtures keep one) saves the download.
     install = ["-e", ".", "trio>=0.26", "claude-agent-sdk==0.2.187"]
@@ -191,6 +242,3 @@ def bench(session: nox.Session) -> None:
     if os.path.isdir(wheels):
         install = ["--find-links", wheels, *install]
     session.install(*install)
-    session.run("python", "benchmarks/bench_vs_official.py", *session.posargs)
-    if "--quick" not in session.posargs:
-        session.run("python", "benchmarks/bench_policies.py", "--write")

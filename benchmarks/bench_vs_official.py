@@ -1799,14 +1799,17 @@ def run_all(args: argparse.Namespace, argv: Sequence[str]) -> int:
 
 
 def _kept_sections(path: Path) -> str:
-    """The sections other scripts write into RESULTS.md (``bench_policies.py``), kept."""
+    """The sections other scripts write into RESULTS.md (``bench_policies.py``,
+    ``bench_coordinator.py``), kept."""
     if not path.exists():
         return ""
     text = path.read_text(encoding="utf-8")
-    start, end = "<!-- policies:start -->", "<!-- policies:end -->"
-    if start not in text or end not in text:
-        return ""
-    return start + text.split(start, 1)[1].split(end, 1)[0] + end
+    kept = []
+    for name in ("policies", "coordinator"):
+        start, end = f"<!-- {name}:start -->", f"<!-- {name}:end -->"
+        if start in text and end in text:
+            kept.append(start + text.split(start, 1)[1].split(end, 1)[0] + end)
+    return "\n\n".join(kept)
 
 
 def _scenarios(text: str) -> list[str]:

@@ -90,6 +90,7 @@ if TYPE_CHECKING:
     from .errors import ResultError as ResultError
     from .errors import SessionClosedError as SessionClosedError
     from .errors import SessionNotFoundError as SessionNotFoundError
+    from .errors import SessionStoreError as SessionStoreError
     from .hooks import AsyncHookOutput as AsyncHookOutput
     from .hooks import HookContext as HookContext
     from .hooks import HookInput as HookInput
@@ -153,6 +154,7 @@ if TYPE_CHECKING:
     from .session import MessageStream as MessageStream
     from .session import Session as Session
     from .session import open_session as open_session
+    from .stores._keys import session_id_for as session_id_for
     from .tools import SdkMcpServer as SdkMcpServer
     from .tools import SdkTool as SdkTool
     from .tools import ToolAnnotations as ToolAnnotations
@@ -200,6 +202,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "ResultError",
         "SessionClosedError",
         "SessionNotFoundError",
+        "SessionStoreError",
     ),
     "hooks": (
         "AsyncHookOutput",
@@ -278,6 +281,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "Session",
         "open_session",
     ),
+    "stores._keys": ("session_id_for",),
     "tools": (
         "SdkMcpServer",
         "SdkTool",
@@ -403,7 +407,10 @@ __all__ = [
     "ControlRequestError",
     "SessionClosedError",
     "SessionNotFoundError",
+    "SessionStoreError",
     "ResultError",
+    # sessions anywhere
+    "session_id_for",
 ]
 
 

@@ -39,6 +39,7 @@ __all__ = [
     "ControlRequestError",
     "SessionClosedError",
     "SessionNotFoundError",
+    "SessionStoreError",
     "ResultError",
     "classify_result",
 ]
@@ -81,6 +82,7 @@ class ClaudeSDKError(Exception):
     Attributes:
         message: The headline: the explicit message, or one built from the facts.
         kind: A machine-readable class of failure, or ``None``.
+        retryable: The same call may succeed if made again later (see `retryable`).
     """
 
     #: The ``kind`` given to instances that do not pass one.
@@ -118,6 +120,23 @@ class ClaudeSDKError(Exception):
     def _facts(self) -> dict[str, Any]:
         """Return the keyword arguments that rebuild this error."""
         return {"message": self.message, "kind": self.kind}
+
+    @property
+    def retryable(self) -> bool:
+        """True when the failure is transient: the same work may succeed if run again.
+
+        Transient: the API's 429, 529 and 5xx answers and connection errors, a CLI killed
+        or crashed, a dropped connection, a deadline, an unreachable container runtime, a
+        store that failed. Permanent: authentication, bad options, a missing CLI or
+        container, a session that does not exist, a protocol the SDK cannot read, limits
+        reached (turns, budget, context). An engine's retry policy can use it as is::
+
+            except cs.ClaudeSDKError as exc:
+                if not exc.retryable:
+                    raise NonRetryable(str(exc)) from exc
+                raise
+        """
+        return self.kind in _TRANSIENT_KINDS
 
     def __str__(self) -> str:
         text = self.message
@@ -258,6 +277,17 @@ class ProcessError(ClaudeSDKError):
         self.stderr_tail = stderr_tail
         self.cli_path = cli_path
         super().__init__(message, kind=kind)
+
+    @property
+    def retryable(self) -> bool:
+        """Killed, crashed, unreachable or timed out: True; could not start, no such
+        container, or the CLI's stderr says it cannot authenticate: False."""
+        if self.kind in ("spawn", "container_not_found"):
+            return False
+        if self.kind in _TRANSIENT_KINDS or self.signal is not None:
+            return True
+        tail = self.stderr_tail.lower()
+        return self.kind == "process" and not any(word in tail for word in _AUTH_WORDS)
 
     def _status(self) -> str:
         if self.signal is not None:
@@ -624,6 +654,67 @@ class SessionNotFoundError(ClaudeSDKError):
         return {**super()._facts(), "session_id": self.session_id}
 
 
+class SessionStoreError(ClaudeSDKError):
+    """The session store failed: a batch of transcript lines could not be stored, or a
+    resume could not read the store.
+
+    Attributes:
+        operation: ``"append"``, ``"load"``, ``"list_sessions"`` or ``"list_subkeys"``.
+        key: The store key involved (``project_key``, ``session_id``, maybe ``subpath``).
+        entries: How many transcript lines were not stored (0 for a read).
+    """
+
+    default_kind = "session_store"
+
+    operation: str
+    key: dict[str, str]
+    entries: int
+
+    def __init__(
+        self,
+        message: str | None = None,
+        *,
+        operation: str,
+        key: dict[str, str],
+        entries: int = 0,
+        kind: str | None = None,
+    ) -> None:
+        """Initialise from the operation, the key and the number of lines lost."""
+        self.operation = operation
+        self.key = dict(key)
+        self.entries = entries
+        super().__init__(message, kind=kind)
+
+    def _default_message(self) -> str:
+        what = f"{self.entries} transcript lines not stored" if self.entries else "failed"
+        return f"session store {self.operation} {what}"
+
+    def _facts_text(self) -> str:
+        return ", ".join(f"{k}={v}" for k, v in self.key.items())
+
+    def _facts(self) -> dict[str, Any]:
+        return {
+            **super()._facts(),
+            "operation": self.operation,
+            "key": self.key,
+            "entries": self.entries,
+        }
+
+
+#: Kinds that are transient whatever the class (`ClaudeSDKError.retryable`).
+_TRANSIENT_KINDS = frozenset(
+    {
+        "rate_limit",
+        "overloaded",
+        "timeout",
+        "session_closed",
+        "container_unreachable",
+        "session_store",
+    }
+)
+#: Words of a CLI's stderr that mean it cannot authenticate (retrying will not help).
+_AUTH_WORDS = ("not logged in", "invalid api key", "authentication", "unauthorized", "/login")
+
 _STATUS_KINDS = {
     401: "auth",
     403: "auth",
@@ -735,6 +826,14 @@ class ResultError(ClaudeSDKError):
         """Initialise from the error result."""
         self.result = result
         super().__init__(message, kind=kind if kind is not None else classify_result(result))
+
+    @property
+    def retryable(self) -> bool:
+        """429, 529, any 5xx, or an API error without a status (a dropped connection)."""
+        status = getattr(self.result, "api_error_status", None)
+        if isinstance(status, int) and not isinstance(status, bool):
+            return status in (408, 409, 429, 529) or status >= 500
+        return self.kind in ("rate_limit", "overloaded", "api_error")
 
     def _default_message(self) -> str:
         return _describe_result(self.result)

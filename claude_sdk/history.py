@@ -53,7 +53,7 @@ import uuid as _uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 import attrs
 
@@ -78,12 +78,20 @@ from ._entries import (
 from ._entries import (
     content_text as _content_text,
 )
+from ._paths import MAX_SLUG as _MAX_SLUG
+from ._paths import canonical as _canonical
+from ._paths import is_uuid as _is_uuid
+from ._paths import project_slug as project_slug
 from ._protocol import codec as _codec
-from .errors import MessageDecodeError, SessionNotFoundError
+from .errors import MessageDecodeError, OptionsError, SessionNotFoundError, SessionStoreError
 from .messages import (
     AssistantMessage,
     UserMessage,
 )
+from .stores._keys import check_key_part, subpath_is_safe
+
+if TYPE_CHECKING:
+    from .stores._contract import SessionKey, SessionStore
 
 __all__ = [
     # locations
@@ -106,6 +114,9 @@ __all__ = [
     "tag_session",
     "fork_session",
     "delete_session",
+    # sessions in a store
+    "in_store",
+    "StoreHistory",
     # transcript entries
     "TranscriptEntry",
     "ChainEntry",
@@ -130,10 +141,8 @@ logger = logging.getLogger("claude_sdk.history")
 
 _StrPath: TypeAlias = "str | os.PathLike[str]"
 
-_UUID_RE = re.compile(r"\A[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}\Z")
+_T = TypeVar("_T")
 _AGENT_ID_RE = re.compile(r"\A[A-Za-z0-9_-]{1,128}\Z")
-#: The CLI cuts a longer slug and appends a hash of the path.
-_MAX_SLUG = 200
 #: Entry kinds that form the conversation (they carry ``uuid`` and ``parentUuid``).
 _CHAIN_TYPES = frozenset({"user", "assistant", "system", "attachment", "progress"})
 #: Per-session state the CLI re-appends on resume and copies into a fork (last one wins).
@@ -271,21 +280,6 @@ def config_dir(config_dir: _StrPath | None = None) -> Path:
     if configured:
         return Path(unicodedata.normalize("NFC", configured)).expanduser()
     return Path.home() / ".claude"
-
-
-def project_slug(path: _StrPath) -> str:
-    """The directory name the CLI gives the project at ``path`` (taken as it is).
-
-    Every UTF-16 code unit that is not an ASCII letter or digit becomes ``-`` (so a
-    character outside the BMP becomes two); a name longer than 200 is cut to 200 and gets
-    ``-`` plus a base-36 hash of the path, as CLI 2.1.330 does.
-    """
-    text = os.fspath(path)
-    units = _utf16_units(text)
-    slug = "".join(chr(u) if _is_alnum(u) else "-" for u in units)
-    if len(slug) <= _MAX_SLUG:
-        return slug
-    return f"{slug[:_MAX_SLUG]}-{_base36(_js_hash(units))}"
 
 
 def project_dir(cwd: _StrPath | None = None, *, config_dir: _StrPath | None = None) -> Path:
@@ -643,6 +637,272 @@ def delete_session(
 
 
 # ======================================================================================
+# Sessions in a store
+
+
+def in_store(
+    store: SessionStore, cwd: _StrPath | None = None, *, project_key: str | None = None
+) -> StoreHistory:
+    """This module's questions, asked of a `claude_sdk.stores.SessionStore` (async).
+
+    ``project_key`` is the project's key in the store (default: the CLI's directory name
+    for ``cwd``, as ``Options.store_project_key`` defaults)::
+
+        sessions = history.in_store(store, project_key="tenant-7")
+        infos = await sessions.list_sessions()
+        messages = await sessions.session_messages(infos[0].session_id)
+
+    See `StoreHistory`.
+    """
+    return StoreHistory(store, project_key=project_key, cwd=None if cwd is None else os.fspath(cwd))
+
+
+@attrs.define(eq=False)
+class StoreHistory:
+    """`claude_sdk.history` for the sessions of one project in a store.
+
+    ``StoreHistory(store, project_key=None, cwd=None)``: ``project_key`` is the project's
+    key in the store (default: the CLI's directory name for ``cwd``, as
+    ``Options.store_project_key`` defaults).
+
+    Attributes:
+        store: the `SessionStore`.
+        cwd: the project's working directory, when ``project_key`` is not given.
+
+    Example::
+
+        sessions = StoreHistory(store, project_key="tenant-7")
+        for info in await sessions.list_sessions():
+            print(info.session_id, info.modified, info.first_prompt)
+        messages = await sessions.session_messages(info.session_id)
+    """
+
+    store: SessionStore
+    _project_key: str | None = attrs.field(default=None, alias="project_key")
+    cwd: str | None = None
+
+    def __attrs_post_init__(self) -> None:
+        if self._project_key is None:
+            self._project_key = project_slug(_canonical(self.cwd))
+        try:
+            check_key_part(self._project_key, "project_key")
+        except ValueError as exc:
+            raise OptionsError(f"StoreHistory: {exc}", option="project_key") from None
+
+    @property
+    def project_key(self) -> str:
+        """The project's key in the store."""
+        assert self._project_key is not None  # set at construction
+        return self._project_key
+
+    # -- listing ----------------------------------------------------------------------
+
+    async def list_sessions(self) -> list[SessionInfo]:
+        """The project's sessions, newest first (needs a store with ``list_sessions``)."""
+        lister = getattr(self.store, "list_sessions", None)
+        if lister is None:
+            raise OptionsError(
+                "this session store cannot list sessions (no list_sessions method)",
+                option="session_store",
+            )
+        rows = await self._call("list_sessions", {"project_key": self.project_key}, lister)
+        infos: list[SessionInfo] = []
+        for row in rows:
+            session_id = row.get("session_id") if isinstance(row, dict) else None
+            if not isinstance(session_id, str) or not _is_uuid(session_id):
+                continue
+            entries = await self._load(session_id)
+            if entries:
+                infos.append(await self._in_files(session_id, {"": entries}, _store_info))
+        infos.sort(key=lambda i: (i.modified, i.session_id), reverse=True)
+        return infos
+
+    async def session_info(self, session_id: str) -> SessionInfo:
+        """What `list_sessions` tells about one session."""
+        return await self._in_files(session_id, await self._files(session_id), _store_info)
+
+    # -- reading ------------------------------------------------------------------------
+
+    async def read_session(self, session_id: str) -> list[TranscriptEntry]:
+        """Every entry of the session's transcript, typed, in order."""
+        return await self._in_files(session_id, await self._files(session_id), _store_read)
+
+    async def session_messages(self, session_id: str) -> list[UserMessage | AssistantMessage]:
+        """The session's conversation as message frames (`session_messages`)."""
+        return await self._in_files(session_id, await self._files(session_id), _store_messages)
+
+    async def list_subagent_transcripts(self, session_id: str) -> list[SubagentInfo]:
+        """The session's subagent transcripts (needs ``list_subkeys`` to find any)."""
+        files = await self._files(session_id, subkeys=True)
+        return await self._in_files(session_id, files, _store_subagents)
+
+    async def read_subagent_transcript(
+        self, session_id: str, agent_id: str
+    ) -> list[TranscriptEntry]:
+        """Every entry of one subagent's transcript, typed, in order."""
+        _check_agent_id(agent_id)
+        files = await self._files(session_id, subkeys=True)
+
+        def read(config: Path, sid: str) -> list[TranscriptEntry]:
+            return read_subagent_transcript(sid, agent_id, config_dir=config)
+
+        return await self._in_files(session_id, files, read)
+
+    # -- changing -----------------------------------------------------------------------
+
+    async def rename_session(self, session_id: str, title: str) -> None:
+        """Give the session a title (the entries `rename_session` appends)."""
+        title = title.strip()
+        if not title:
+            raise ValueError("a session title must not be blank")
+        await self._exists(session_id)
+        await self._append(
+            session_id,
+            [
+                {"type": "custom-title", "customTitle": title, "sessionId": session_id},
+                {"type": "agent-name", "agentName": title, "sessionId": session_id},
+            ],
+        )
+
+    async def tag_session(self, session_id: str, tag: str | None) -> None:
+        """Tag the session (``None`` clears the tag)."""
+        if tag is not None:
+            tag = tag.strip()
+            if not tag:
+                raise ValueError("a tag must not be blank (None clears the tag)")
+        await self._exists(session_id)
+        await self._append(session_id, [{"type": "tag", "tag": tag or "", "sessionId": session_id}])
+
+    async def fork_session(
+        self, session_id: str, *, up_to: str | None = None, title: str | None = None
+    ) -> str:
+        """Copy the conversation to a new session in the store; return its id."""
+        files = await self._files(session_id)
+
+        def fork(config: Path, sid: str) -> tuple[str, list[dict[str, Any]]]:
+            new_id = fork_session(sid, config_dir=config, up_to=up_to, title=title)
+            path = next((config / "projects").glob(f"*/{new_id}.jsonl"))
+            return new_id, list(_read_objects(path))
+
+        new_id, lines = await self._in_files(session_id, files, fork)
+        await self._append(new_id, lines)
+        return new_id
+
+    async def delete_session(self, session_id: str) -> None:
+        """Delete the session and what is kept under it (needs a store with ``delete``)."""
+        deleter = getattr(self.store, "delete", None)
+        if deleter is None:
+            raise OptionsError(
+                "this session store cannot delete (no delete method)", option="session_store"
+            )
+        await self._exists(session_id)
+        await self._call("delete", self._key(session_id), deleter, self._key(session_id))
+
+    # -- inside -------------------------------------------------------------------------
+
+    def _key(self, session_id: str, subpath: str | None = None) -> SessionKey:
+        _check_session_id(session_id)
+        key: SessionKey = {"project_key": self.project_key, "session_id": session_id}
+        if subpath is not None:
+            key["subpath"] = subpath
+        return key
+
+    async def _call(self, operation: str, key: Any, method: Any, *args: Any) -> Any:
+        try:
+            return await method(*(args or (key["project_key"],)))
+        except NotImplementedError:
+            raise OptionsError(
+                f"this session store does not implement {operation}", option="session_store"
+            ) from None
+        except Exception as exc:
+            raise SessionStoreError(
+                f"session store {operation} failed: {type(exc).__name__}: {exc}",
+                operation=operation,
+                key={k: str(v) for k, v in key.items()},
+            ) from exc
+
+    async def _load(self, session_id: str, subpath: str | None = None) -> list[dict[str, Any]]:
+        key = self._key(session_id, subpath)
+        entries = await self._call("load", key, self.store.load, key)
+        if not isinstance(entries, list):
+            return []
+        return [e for e in entries if isinstance(e, dict)]
+
+    async def _exists(self, session_id: str) -> None:
+        if not await self._load(session_id):
+            raise SessionNotFoundError(session_id=session_id)
+
+    async def _append(self, session_id: str, lines: list[dict[str, Any]]) -> None:
+        key = self._key(session_id)
+        await self._call("append", key, self.store.append, key, lines)
+
+    async def _files(
+        self, session_id: str, *, subkeys: bool = False
+    ) -> dict[str, list[dict[str, Any]]]:
+        entries = await self._load(session_id)
+        if not entries:
+            raise SessionNotFoundError(session_id=session_id)
+        files = {"": entries}
+        lister = getattr(self.store, "list_subkeys", None)
+        if subkeys and lister is not None:
+            key = {"project_key": self.project_key, "session_id": session_id}
+            for subpath in await self._call("list_subkeys", key, lister, key) or []:
+                if subpath_is_safe(subpath):
+                    files[subpath] = await self._load(session_id, subpath)
+        return files
+
+    async def _in_files(
+        self,
+        session_id: str,
+        files: dict[str, list[dict[str, Any]]],
+        work: Callable[[Path, str], _T],
+    ) -> _T:
+        import anyio.to_thread
+
+        def run() -> _T:
+            with tempfile.TemporaryDirectory(prefix="claude-sdk-history-") as where:
+                config = Path(where)
+                project = config / "projects" / self.project_key
+                for subpath, entries in files.items():
+                    name = f"{session_id}/{subpath}.jsonl" if subpath else f"{session_id}.jsonl"
+                    _store_write(project / name, entries)
+                return work(config, session_id)
+
+        return await anyio.to_thread.run_sync(run)
+
+
+def _store_write(path: Path, entries: Sequence[dict[str, Any]]) -> None:
+    """A transcript file; a subagent's last ``agent_metadata`` entry becomes its sidecar."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    lines = [e for e in entries if e.get("type") != "agent_metadata"]
+    path.write_bytes(b"".join(_dumps(e) + b"\n" for e in lines))
+    metadata = [e for e in entries if e.get("type") == "agent_metadata"]
+    if metadata:
+        sidecar = path.with_name(path.name[: -len(".jsonl")] + ".meta.json")
+        sidecar.write_bytes(_dumps({k: v for k, v in metadata[-1].items() if k != "type"}))
+
+
+def _store_info(config: Path, session_id: str) -> SessionInfo:
+    info = session_info(session_id, config_dir=config)
+    return attrs.evolve(info, path=Path(info.path.name))  # the temporary file is gone
+
+
+def _store_read(config: Path, session_id: str) -> list[TranscriptEntry]:
+    return read_session(session_id, config_dir=config)
+
+
+def _store_messages(config: Path, session_id: str) -> list[UserMessage | AssistantMessage]:
+    return session_messages(session_id, config_dir=config)
+
+
+def _store_subagents(config: Path, session_id: str) -> list[SubagentInfo]:
+    return [
+        attrs.evolve(i, path=Path(i.path.name))
+        for i in list_subagent_transcripts(session_id, config_dir=config)
+    ]
+
+
+# ======================================================================================
 # Internals: files
 
 
@@ -652,15 +912,6 @@ def _projects(config: _StrPath | None) -> Path:
 
 def _config_root_of(transcript: Path) -> Path:
     return transcript.parent.parent.parent  # <config>/projects/<slug>/<id>.jsonl
-
-
-def _canonical(cwd: _StrPath | None) -> str:
-    path = os.getcwd() if cwd is None else os.fspath(cwd)
-    return unicodedata.normalize("NFC", os.path.realpath(os.path.expanduser(path)))
-
-
-def _is_uuid(text: str) -> bool:
-    return _UUID_RE.match(text) is not None
 
 
 def _check_session_id(session_id: object) -> None:
@@ -987,33 +1238,3 @@ def _subagent_info(session_id: str, agent_id: str, transcript: Path) -> Subagent
 
 # ======================================================================================
 # Internals: the CLI's slug
-
-
-def _utf16_units(text: str) -> list[int]:
-    data = text.encode("utf-16-le", "surrogatepass")
-    return [int.from_bytes(data[i : i + 2], "little") for i in range(0, len(data), 2)]
-
-
-def _is_alnum(unit: int) -> bool:
-    return 48 <= unit <= 57 or 65 <= unit <= 90 or 97 <= unit <= 122
-
-
-def _js_hash(units: Sequence[int]) -> int:
-    """``Math.abs`` of the CLI's 32-bit string hash (``h = (h << 5) - h + c | 0``)."""
-    h = 0
-    for unit in units:
-        h = ((h << 5) - h + unit) & 0xFFFFFFFF
-    if h >= 0x80000000:
-        h -= 0x100000000
-    return abs(h)
-
-
-def _base36(number: int) -> str:
-    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
-    if number == 0:
-        return "0"
-    out = []
-    while number:
-        number, rest = divmod(number, 36)
-        out.append(digits[rest])
-    return "".join(reversed(out))

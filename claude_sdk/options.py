@@ -36,6 +36,8 @@ from .control import AgentDefinition
 from .errors import OptionsError
 from .hooks import HOOK_EVENTS, HookCallback, HookMatcher
 from .permissions import CanUseTool, PermissionMode
+from .stores._contract import SessionStore
+from .stores._keys import check_key_part, session_id_for
 
 __all__ = [
     "ClaudeSDKWarning",
@@ -72,6 +74,12 @@ Effort = Literal["low", "medium", "high", "xhigh", "max"]
 ThinkingDisplay = Literal["summarized", "omitted"]
 #: Who answers permission prompts the host does not (``--permission-prompts``).
 PermissionPrompts = Literal["host", "none"]
+#: `Options.session_store_flush`.
+StoreFlush = Literal["batched", "eager"]
+#: `Options.session_store_errors`.
+StoreErrors = Literal["warn", "raise"]
+#: `Options.resume_missing`.
+ResumeMissing = Literal["error", "start"]
 
 _PERMISSION_MODES: tuple[str, ...] = get_args(PermissionMode)
 _SETTING_SOURCES: tuple[str, ...] = get_args(SettingSource)
@@ -1291,6 +1299,39 @@ def _output_format(value: Mapping[str, Any] | type | None) -> dict[str, Any] | t
 # Other checks
 
 
+def _session_store(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if value is None:
+        return
+    missing = [
+        name
+        for name in ("append", "load")
+        if not inspect.iscoroutinefunction(getattr(value, name, None))
+    ]
+    if missing:
+        raise OptionsError(
+            f"Options.session_store must have async methods append(key, entries) and "
+            f"load(key) (the SessionStore protocol); {_show(value)} lacks "
+            f"{', '.join(missing)} as coroutine functions",
+            option="session_store",
+        )
+
+
+def _store_key(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if value is None:
+        return
+    try:
+        check_key_part(value, "project_key")
+    except ValueError as exc:
+        raise OptionsError(f"Options.{attribute.name}: {exc}", option=attribute.name) from None
+
+
+def _is_uuid(text: str) -> bool:
+    try:
+        return str(uuid.UUID(text)) == text.lower()
+    except ValueError:
+        return False
+
+
 def _uuid(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
     if value is None:
         return
@@ -1374,7 +1415,20 @@ class Options:
     **Sessions.** ``continue_conversation`` (the latest session in ``cwd``), ``resume``,
     ``fork_session`` (with either: a new session id), ``session_id`` (a UUID for the new
     session), ``resume_session_at`` (a message uuid to truncate the resumed conversation
-    at), ``resume_drops_turn``, ``persist_session`` (False: no session file).
+    at), ``resume_drops_turn``, ``persist_session`` (False: no session file),
+    ``resume_missing`` (``"start"``: a ``resume`` that finds no session starts one with that
+    id instead of raising `SessionNotFoundError`; `Options.resume_or_start` sets both).
+
+    **Session store** (`claude_sdk.stores`). ``session_store`` (the CLI mirrors every
+    transcript line to it, and ``resume``/``continue_conversation`` read from it, so a
+    session resumes on a machine that never ran it), ``session_store_flush`` (``"batched"``:
+    stored once per turn, and before the turn's `ResultMessage` is handed out; ``"eager"``:
+    as each frame comes), ``session_store_errors`` (``"warn"``: a batch the store refused
+    three times is logged and counted; ``"raise"``: it fails the session with
+    `SessionStoreError`), ``store_project_key`` (the store's ``project_key``; default: the
+    CLI's directory name for ``cwd``, so set it when the resuming machine has another
+    ``cwd``), ``diskless`` (the CLI keeps its files in a temporary configuration directory
+    removed when the session closes: nothing of the transcript stays on local disk).
 
     **Output.** ``output_format`` (a JSON Schema dict, or a class whose schema is derived:
     an attrs class, a dataclass, a TypedDict or a pydantic v2 model; the result then carries
@@ -1486,6 +1540,20 @@ class Options:
     resume_session_at: str | None = attrs.field(default=None, validator=_optional_str)
     resume_drops_turn: str | None = attrs.field(default=None, validator=_optional_str)
     persist_session: bool = attrs.field(default=True, validator=_bool)
+    resume_missing: ResumeMissing = attrs.field(
+        default="error", validator=_one_of(("error", "start"))
+    )
+
+    # -- session store (ours) -------------------------------------------------------------
+    session_store: SessionStore | None = attrs.field(default=None, validator=_session_store)
+    session_store_flush: StoreFlush = attrs.field(
+        default="batched", validator=_one_of(("batched", "eager"))
+    )
+    session_store_errors: StoreErrors = attrs.field(
+        default="warn", validator=_one_of(("warn", "raise"))
+    )
+    store_project_key: str | None = attrs.field(default=None, validator=_store_key)
+    diskless: bool = attrs.field(default=False, validator=_bool)
 
     # -- output -------------------------------------------------------------------------
     output_format: dict[str, Any] | type | None = attrs.field(
@@ -1543,6 +1611,26 @@ class Options:
         object.__setattr__(self, "_output_schema", schema)
 
     # -- derived facts ------------------------------------------------------------------
+
+    def resume_or_start(self, key: str) -> Options:
+        """These options with the session of ``key``: resumed if it exists, else started.
+
+        ``key`` is a session id (a UUID) or any text naming the work (``"task-17"``), turned
+        into a stable id by `claude_sdk.session_id_for`. The session is looked for in
+        ``session_store`` (when set) and in the CLI's session files; if neither has it, the
+        CLI starts a new session with that very id, so a retry on any machine finds it.
+
+        Raises:
+            OptionsError: ``key`` is empty, or the options already name another session.
+        """
+        session_id = session_id_for(key)
+        if self.continue_conversation or self.session_id is not None or self.fork_session:
+            raise OptionsError(
+                "Options.resume_or_start: the options already choose a session "
+                "(continue_conversation, session_id or fork_session)",
+                option="resume",
+            )
+        return attrs.evolve(self, resume=session_id, resume_missing="start")
 
     @property
     def has_callbacks(self) -> bool:
@@ -1690,6 +1778,36 @@ def _check(o: Options) -> None:
     if o.resume_drops_turn is not None and o.resume_session_at is None:
         raise OptionsError(
             "Options.resume_drops_turn needs Options.resume_session_at", option="resume_drops_turn"
+        )
+    if o.resume_missing == "start":
+        if o.resume is None:
+            raise OptionsError(
+                "Options.resume_missing='start' needs Options.resume (the id to start with)",
+                option="resume_missing",
+            )
+        if not _is_uuid(o.resume):
+            raise OptionsError(
+                f"Options.resume_missing='start' needs a session id (a UUID) in "
+                f"Options.resume, not {_show(o.resume)}: use Options.resume_or_start(key) "
+                "for any other key",
+                option="resume",
+            )
+        if o.fork_session or o.resume_session_at is not None:
+            raise OptionsError(
+                "Options.resume_missing='start' cannot be combined with fork_session or "
+                "resume_session_at (there may be nothing to fork or truncate)",
+                option="resume_missing",
+            )
+    # -- session store
+    if o.session_store is None:
+        for name in ("diskless", "store_project_key"):
+            if getattr(o, name) not in (False, None):
+                raise OptionsError(f"Options.{name} needs Options.session_store", option=name)
+    elif not o.persist_session:
+        raise OptionsError(
+            "Options.session_store with persist_session=False: the CLI writes no transcript, "
+            "so there is nothing to store",
+            option="session_store",
         )
     # -- model
     if o.fallback_model is not None and o.model is not None and o.model in o.fallback_model:

@@ -96,6 +96,7 @@ class SessionPool:
         idle_timeout: float | None = None,
         transport: Transport | Sequence[Transport | None] | None = None,
         transports: Sequence[Transport | None] | None = None,
+        resume_keys: bool = False,
     ) -> None:
         """Args:
         options: the options of every session.
@@ -105,6 +106,11 @@ class SessionPool:
         transport: where CLIs run, as for `open_session`: one transport, or a sequence of
             them (a new CLI goes to the one running the fewest); None is the local one.
         transports: the former name of ``transport`` for a sequence (deprecated).
+        resume_keys: each key is a conversation that outlives its CLI: a key's CLI starts
+            with ``options.resume_or_start(key)``, so a key evicted, expired or failed (or
+            leased by a retry in another process, with ``Options.session_store``) resumes
+            its session instead of starting a new one. Pre-warmed CLIs cannot serve such
+            keys (a started CLI cannot change sessions): ``prewarm`` must be 0.
 
         Raises:
             OptionsError: a value out of range, or both ``transport`` and ``transports``.
@@ -114,6 +120,12 @@ class SessionPool:
         if not 0 <= prewarm <= max_sessions:
             raise OptionsError(
                 "SessionPool.prewarm must be between 0 and max_sessions", option="prewarm"
+            )
+        if resume_keys and prewarm:
+            raise OptionsError(
+                "SessionPool: resume_keys=True cannot use pre-warmed CLIs (a started CLI "
+                "cannot switch to a key's session); set prewarm=0",
+                option="prewarm",
             )
         if transports is not None:
             if transport is not None:
@@ -152,6 +164,7 @@ class SessionPool:
         self.options = options if options is not None else Options()
         self.max_sessions = max_sessions
         self.prewarm = prewarm
+        self.resume_keys = resume_keys
         self.idle_timeout = idle_timeout
         self.transports = chosen
         self.stats = PoolStats()
@@ -317,7 +330,10 @@ class SessionPool:
 
     async def _run(self, slot: _Slot) -> None:
         try:
-            async with open_session(self.options, transport=slot.transport) as session:
+            options = self.options
+            if self.resume_keys and slot.key is not None:
+                options = options.resume_or_start(slot.key)
+            async with open_session(options, transport=slot.transport) as session:
                 slot.session = session
                 slot.ready.set()
                 self._notify()

@@ -39,12 +39,14 @@ import anyio
 import attrs
 
 from . import control as c
+from ._paths import is_uuid as _is_uuid
 from ._protocol.launch import build_initialize, build_launch_spec, mcp_server_wire
-from ._session import lifecycle
+from ._session import lifecycle, stored
 from ._session.core import SessionCore
 from ._session.inbound import InboundWorkers
+from ._session.mirror import TranscriptMirror
 from ._session.stream import MessageStream
-from .errors import SessionClosedError
+from .errors import SessionClosedError, SessionNotFoundError, SessionStoreError
 from .messages import ContentBlock, UserMessage
 from .options import Options
 from .telemetry import Telemetry
@@ -74,6 +76,12 @@ class Session:
     # public facts
 
     @property
+    def store_failures(self) -> list[SessionStoreError]:
+        """Batches of transcript lines the session store refused (``"warn"`` mode), in order."""
+        mirror = self._core.mirror
+        return list(mirror.failures) if mirror is not None else []
+
+    @property
     def server_info(self) -> c.InitializeResponse:
         """The CLI's answer to ``initialize``: models, commands, agents, account, pid, ...
 
@@ -87,8 +95,18 @@ class Session:
 
     @property
     def session_id(self) -> str | None:
-        """The CLI's session id (from ``system/init``), once a turn has started."""
-        return self._core.protocol.session_id
+        """The session's id: the CLI's (``system/init``) once a turn has started; before,
+        the id the options chose (``session_id``, or ``resume`` without ``fork_session``),
+        else None."""
+        found = self._core.protocol.session_id
+        if found is not None:
+            return found
+        options = self._core.options
+        if options.session_id is not None:
+            return options.session_id
+        if options.resume is not None and not options.fork_session and _is_uuid(options.resume):
+            return options.resume
+        return None
 
     @property
     def last_activity(self) -> float:
@@ -422,9 +440,35 @@ async def open_session(
         InitializeTimeoutError: no answer to ``initialize`` within ``initialize_timeout``.
         ProcessError: the CLI exited non-zero without an error result.
         LineTooLongError: a stdout line exceeded ``max_line_bytes``.
+        SessionNotFoundError: ``resume`` names a session that exists nowhere (with
+            ``resume_missing="error"``).
+        SessionStoreError: the session store failed to answer a resume (``retryable``).
     """
     options = options if options is not None else Options()
     transport = transport if transport is not None else default_transport()
+    prepared = await stored.prepare(options)
+    try:
+        async with contextlib.AsyncExitStack() as stack:
+            try:
+                session = await stack.enter_async_context(_open(prepared, transport))
+            except SessionNotFoundError:
+                started = prepared.options
+                if options.resume_missing != "start" or started.resume is None:
+                    raise
+                # Found nowhere we could look, and the CLI found nothing either: start it.
+                logger.debug("session %s not found by the CLI: starting it", started.resume)
+                prepared.options = attrs.evolve(
+                    started, resume=None, resume_missing="error", session_id=started.resume
+                )
+                session = await stack.enter_async_context(_open(prepared, transport))
+            yield session
+    finally:
+        await prepared.cleanup()
+
+
+@asynccontextmanager
+async def _open(prepared: stored.Prepared, transport: Transport) -> AsyncIterator[Session]:
+    options = prepared.options
     spec = build_launch_spec(options)
     initialize, hooks = build_initialize(options)
     telemetry = Telemetry(options.telemetry)
@@ -436,6 +480,7 @@ async def open_session(
         async with transport.connect(spec) as conn, anyio.create_task_group() as tg:
             core = SessionCore(conn, options, spec, hooks, tg, telemetry)
             cores.append(core)
+            mirror = _mirror(core, prepared)
             try:
                 await lifecycle.start(core, InboundWorkers(core), initialize)
                 info = core.server_info
@@ -444,8 +489,12 @@ async def open_session(
                 logger.debug("session started: pid %s, CLI %s", conn.pid, version or "?")
                 yield Session(core)
                 await lifecycle.finish(core)
+                if mirror is not None:
+                    await mirror.close()
             except BaseException:
                 await lifecycle.abort(core)
+                if mirror is not None:
+                    await mirror.close(options.shutdown_grace)
                 raise
             finally:
                 tg.cancel_scope.cancel()
@@ -455,3 +504,20 @@ async def open_session(
         if failure is not None and not core.failure_observed:
             core.failure_observed = True
             raise failure
+
+
+def _mirror(core: SessionCore, prepared: stored.Prepared) -> TranscriptMirror | None:
+    """The session's transcript mirror (``Options.session_store``), its task started."""
+    options = core.options
+    if options.session_store is None:
+        return None
+    mirror = TranscriptMirror(
+        options.session_store,
+        projects_dir=prepared.projects_dir,
+        project_key=options.store_project_key,
+        eager=options.session_store_flush == "eager",
+        fail=core.fail if options.session_store_errors == "raise" else None,
+    )
+    core.mirror = mirror
+    core.tg.start_soon(mirror.run)
+    return mirror

@@ -18,10 +18,12 @@ from claude_sdk.errors import (
     InitializeTimeoutError,
     LineTooLongError,
     MessageDecodeError,
+    OptionsError,
     ProcessError,
     ResultError,
     SessionClosedError,
     SessionNotFoundError,
+    SessionStoreError,
     classify_result,
 )
 
@@ -316,3 +318,58 @@ def test_result_error_explicit_kind_and_message() -> None:
     assert error.kind == "custom"
     assert str(error).startswith("turn failed")
     assert "custom" in str(error)
+
+
+# ======================================================================================
+# retryable: what an engine's retry policy reads
+
+
+def _api_error(status: int | None, text: str = "API Error") -> Any:
+    return result(
+        subtype="success",
+        is_error=True,
+        api_error_status=status,
+        terminal_reason=None,
+        errors=[],
+        result=text,
+    )
+
+
+@pytest.mark.parametrize(
+    ("error", "retryable"),
+    [
+        (ResultError(result=_api_error(429)), True),
+        (ResultError(result=_api_error(529)), True),
+        (ResultError(result=_api_error(500)), True),
+        (ResultError(result=_api_error(503)), True),
+        (ResultError(result=_api_error(None, "API Error: Connection error.")), True),
+        (ResultError(result=_api_error(400)), False),
+        (ResultError(result=_api_error(401)), False),
+        (ResultError(result=_api_error(403)), False),
+        (ResultError(result=_api_error(413)), False),
+        (ResultError(result=_api_error(None, "Not logged in · Please run /login")), False),
+        (ResultError(result=ABORTED), False),
+        (ResultError(result=result(subtype="error_max_turns", is_error=True)), False),
+        (ProcessError(signal=9), True),
+        (ProcessError(exit_code=1, stderr_tail="TypeError: boom"), True),
+        (ProcessError(exit_code=1, stderr_tail="Invalid API key · Please run /login"), False),
+        (ProcessError(kind="spawn"), False),
+        (ProcessError(kind="container_not_found"), False),
+        (ProcessError(kind="container_unreachable"), True),
+        (ProcessError(kind="timeout"), True),
+        (CLINotFoundError(), False),
+        (OptionsError("bad"), False),
+        (SessionNotFoundError(session_id="x"), False),
+        (SessionClosedError(cause="CLI stdout reached EOF"), True),
+        (ControlTimeoutError(subtype="interrupt", timeout=1.0), True),
+        (InactivityTimeoutError(timeout=1.0), True),
+        (LineTooLongError(limit=10, size=11), False),
+        (MessageDecodeError(line=b"{", reason="bad"), False),
+        (SessionStoreError(operation="append", key={"session_id": "s"}, entries=3), True),
+        (ClaudeSDKError("something"), False),
+    ],
+    ids=lambda v: type(v).__name__ if isinstance(v, Exception) else str(v),
+)
+def test_retryable(error: ClaudeSDKError, retryable: bool) -> None:
+    assert error.retryable is retryable
+    assert pickle.loads(pickle.dumps(error)).retryable is retryable

@@ -21,6 +21,7 @@ __all__ = [
     "Ended",
     "Event",
     "InboundRequest",
+    "Mirrored",
     "StateChanged",
     "StreamFailed",
     "TurnEnded",
@@ -109,6 +110,21 @@ class TurnEnded:
 
     def __init__(self, result: ResultMessage) -> None:
         self.result = result
+
+
+class Mirrored:
+    """Transcript entries the CLI mirrored (``transcript_mirror``, with ``--session-mirror``).
+
+    Given instead of a message when the protocol was told to peel them off
+    (``Protocol(mirror=True)``): they are for the session's store, not the consumer.
+    """
+
+    __slots__ = ("entries", "file_path", "size")
+
+    def __init__(self, file_path: str, entries: list[Any], size: int = 0) -> None:
+        self.file_path = file_path
+        self.entries = entries
+        self.size = size
 
 
 class StateChanged:

@@ -458,6 +458,8 @@ def build_argv(options: Options) -> list[str]:
         argv.append(_flag("resume-drops-turn", o.resume_drops_turn))
     if not o.persist_session:
         argv.append("--no-session-persistence")
+    if o.session_store is not None:
+        argv.append("--session-mirror")  # transcript_mirror frames, for the store
 
     # output
     if o.output_schema is not None:

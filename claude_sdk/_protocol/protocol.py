@@ -70,6 +70,7 @@ from .events import (
     Answer,
     Ended,
     InboundRequest,
+    Mirrored,
     StateChanged,
     StreamFailed,
     TurnEnded,
@@ -101,6 +102,7 @@ _SPECIAL: Final = frozenset(
         m.ResultMessage,
         m.InitMessage,
         m.CommandLifecycleMessage,
+        m.TranscriptMirrorMessage,
         m.UnknownMessage,
     }
 )
@@ -152,6 +154,8 @@ class Protocol:
             (the driver turns it off when it must see every message as it arrives).
         request_class: the class of the records of the CLI's requests: `InboundRequest`, or
             a subclass in which the driver keeps what it serves a request with.
+        mirror: ``transcript_mirror`` frames become `Mirrored` events for the driver (its
+            session store) instead of messages for the consumer.
 
     Attributes:
         messages: what the consumer reads, in order: frames, and message lines not decoded
@@ -174,7 +178,9 @@ class Protocol:
         *,
         defer_messages: bool = True,
         request_class: type[InboundRequest] = InboundRequest,
+        mirror: bool = False,
     ) -> None:
+        self._mirror = mirror
         self._codec = codec if codec is not None else default_codec()
         self._request_class = request_class
         self._decode = self._codec.decode_frame
@@ -327,6 +333,8 @@ class Protocol:
         if cls is m.CommandLifecycleMessage:
             self._on_lifecycle(frame)
             return None
+        if cls is m.TranscriptMirrorMessage:
+            return self._on_mirror(frame, line)
         if cls is m.ResultMessage:
             # Its fields decide the turn's outcome (`is_error` a string would make `ask`
             # raise): values of the wrong type are kept aside, not believed.
@@ -356,6 +364,29 @@ class Protocol:
         if not isinstance(uuids, list):
             return []
         return [u for u in uuids if isinstance(u, str) and u in self._open]
+
+    def _on_mirror(self, frame: m.TranscriptMirrorMessage, line: bytes) -> Mirrored | None:
+        if not self._mirror:
+            self.messages.append(frame)
+            return None
+        entries = frame.entries
+        if not isinstance(entries, list) or not isinstance(frame.file_path, str):
+            self.skip_line(
+                MessageDecodeError(
+                    line=line, reason="a transcript_mirror frame without filePath or entries"
+                )
+            )
+            return None
+        # Only JSON objects with a string ``type`` are transcript lines; anything else from
+        # the CLI is not stored (a store must be able to rely on the shape).
+        kept = [e for e in entries if isinstance(e, dict) and isinstance(e.get("type"), str)]
+        if len(kept) != len(entries):
+            logger.warning(
+                "transcript_mirror: %d of %d entries are not transcript lines; not stored",
+                len(entries) - len(kept),
+                len(entries),
+            )
+        return Mirrored(frame.file_path, kept, len(line))
 
     def _on_result(self, frame: m.ResultMessage) -> None:
         uuids = frame.user_message_uuids

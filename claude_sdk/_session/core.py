@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from .._mcp_bridge import McpBridge
     from .._protocol.launch import HookRegistration, LaunchSpec
     from ..transports.base import Connection
+    from .mirror import TranscriptMirror
 
 __all__ = ["SessionCore", "clone"]
 
@@ -91,8 +92,13 @@ class SessionCore:
         self.telemetry = telemetry
         self.codec = default_codec()
         self.protocol = Protocol(
-            self.codec, defer_messages=not telemetry.enabled, request_class=Serving
+            self.codec,
+            defer_messages=not telemetry.enabled,
+            request_class=Serving,
+            mirror=options.session_store is not None,
         )
+        #: Stores the CLI's mirrored transcript (``Options.session_store``), or None.
+        self.mirror: TranscriptMirror | None = None
         self.primitives = Primitives()
         self.waiters: dict[str, Waiter] = {}
         self.bridges: dict[str, McpBridge] = {}

@@ -23,6 +23,7 @@ import anyio
 from .._protocol.events import (
     Answer,
     Ended,
+    Mirrored,
     StateChanged,
     StreamFailed,
     TurnEnded,
@@ -81,6 +82,11 @@ async def run_reader(core: SessionCore, workers: InboundWorkers) -> None:
                     workers.withdraw(event.request)
                 elif cls is TurnEnded or cls is StateChanged:
                     core.wake_idle()
+                    if cls is TurnEnded and core.mirror is not None:
+                        core.mirror.flush_soon()
+                elif cls is Mirrored:
+                    if core.mirror is not None:
+                        core.mirror.enqueue(event.file_path, event.entries, event.size)
                 elif cls is StreamFailed:
                     # Ends the session: the consumer and every waiter get the error; stdin
                     # closes and the rest of stdout is drained.

@@ -60,8 +60,10 @@ class MessageStream(AsyncIterator[Message]):
                 except MessageDecodeError as exc:
                     self._core.protocol.skip_line(exc)
                     return await self._next()
-            elif self._until_result and item.__class__ is ResultMessage:
-                self._done = True
+            elif item.__class__ is ResultMessage:
+                self._done = self._until_result
+                if self._core.mirror is not None:
+                    await self._core.mirror.sync()  # the turn is stored before it is seen
             message: Message = item
             return message
         return await self._next()
@@ -96,7 +98,9 @@ class MessageStream(AsyncIterator[Message]):
                 except MessageDecodeError as exc:
                     core.protocol.skip_line(exc)
                     continue
-            elif self._until_result and item.__class__ is ResultMessage:
-                self._done = True
+            elif item.__class__ is ResultMessage:
+                self._done = self._until_result
+                if core.mirror is not None:
+                    await core.mirror.sync()  # the turn is stored before it is seen
             message: Message = item
             return message

@@ -54,6 +54,11 @@ if TYPE_CHECKING:
     from .fake_cli import StdinClosedError as StdinClosedError
     from .fake_cli import ToolCall as ToolCall
     from .fake_cli import ToolSpec as ToolSpec
+    from .store_conformance import STORE_CHECKS as STORE_CHECKS
+    from .store_conformance import StoreCheck as StoreCheck
+    from .store_conformance import StoreCheckReport as StoreCheckReport
+    from .store_conformance import check_session_store as check_session_store
+    from .store_conformance import has_method as has_method
 
 #: Public name -> the submodule that defines it.
 _LAZY: dict[str, str] = {
@@ -94,6 +99,11 @@ _LAZY: dict[str, str] = {
     "StdinClosedError": "fake_cli",
     "ToolCall": "fake_cli",
     "ToolSpec": "fake_cli",
+    "check_session_store": "store_conformance",
+    "STORE_CHECKS": "store_conformance",
+    "StoreCheck": "store_conformance",
+    "StoreCheckReport": "store_conformance",
+    "has_method": "store_conformance",
 }
 
 __all__ = [
@@ -136,6 +146,12 @@ __all__ = [
     "CassetteExhaustedError",
     "check_drift",
     "DriftFinding",
+    # claude_sdk.testing.store_conformance: checks for any SessionStore
+    "check_session_store",
+    "STORE_CHECKS",
+    "StoreCheck",
+    "StoreCheckReport",
+    "has_method",
 ]
 
 

@@ -611,6 +611,10 @@ class ScriptedCLI:
         self._interrupts_taken = 0
         self._stdin_eof = False
         self._hanging = False
+        self._mirror_leaf: str | None = None  # the last transcript line `turn` mirrored
+        #: `turn` writes ``transcript_mirror`` frames when the SDK asked for them; a script
+        #: that writes its own sets this False.
+        self.mirror_turns = True
         self._prompt_id: str | None = None
         self._cost = 0.0
         self._model_usage: dict[str, _JSON] = {}
@@ -1549,7 +1553,59 @@ class ScriptedCLI:
         return self.cwd.replace("/", "-")
 
     def _transcript_path(self) -> str:
-        return f"{self._home()}/.claude/projects/{self._slug()}/{self.session_id}.jsonl"
+        config = self.env.get("CLAUDE_CONFIG_DIR") or f"{self._home()}/.claude"
+        return f"{config}/projects/{self._slug()}/{self.session_id}.jsonl"
+
+    @property
+    def mirrors_transcript(self) -> bool:
+        """The SDK asked for ``transcript_mirror`` frames (``--session-mirror``)."""
+        return "--session-mirror" in self.spec.argv
+
+    async def mirror(
+        self, entries: Sequence[Mapping[str, Any]], *, subpath: str | None = None
+    ) -> None:
+        """Write a ``transcript_mirror`` frame: ``entries`` appended to the session's
+        transcript (or to ``<session>/<subpath>.jsonl``), as the CLI does with
+        ``--session-mirror``. `turn` does it by itself when the SDK asked for it."""
+        path = self._transcript_path()
+        if subpath is not None:
+            path = f"{path[: -len('.jsonl')]}/{subpath}.jsonl"
+        await self.send({"type": "transcript_mirror", "filePath": path, "entries": list(entries)})
+
+    async def _mirror_turn(self, prompt: str, text: str) -> None:
+        """The transcript lines of a turn: the prompt and the final answer."""
+        user = _uuid()
+        base = {"sessionId": self.session_id, "cwd": self.cwd, "isSidechain": False}
+        await self.mirror(
+            [
+                {
+                    **base,
+                    "type": "user",
+                    "uuid": user,
+                    "parentUuid": self._mirror_leaf,
+                    "timestamp": _now_iso(),
+                    "message": {"role": "user", "content": prompt},
+                },
+                {
+                    **base,
+                    "type": "assistant",
+                    "uuid": (answer := _uuid()),
+                    "parentUuid": user,
+                    "timestamp": _now_iso(),
+                    "message": {
+                        "id": f"msg_fake_{answer[:8]}",
+                        "role": "assistant",
+                        "type": "message",
+                        "model": self.resolve_model(None),
+                        "content": [{"type": "text", "text": text}],
+                        "stop_reason": "end_turn",
+                        "stop_sequence": None,
+                        "usage": {"input_tokens": 10, "output_tokens": 5},
+                    },
+                },
+            ]
+        )
+        self._mirror_leaf = answer
 
     def _blocks(
         self,
@@ -2003,6 +2059,8 @@ class ScriptedCLI:
             )
         fields: _JSON = {"num_turns": 2 if calls else 1, "permission_denials": ctx.denials}
         fields.update(result_fields)
+        if self.mirror_turns and self.mirrors_transcript:
+            await self._mirror_turn(prompt, text)
         result = await self.result(text, **fields)
         await self.state("idle")
         self._prompt_id = None

@@ -570,6 +570,7 @@ class RemoteConnection(ByteStreamConnection):
         self._signalled = False  # the teardown signalled the client
         self._final: int | None = None  # the status `wait` settled on
         self._told_end: float | None = None  # when the wrapper was told the CLI must end
+        self._early_stdout = b""  # what the client wrote to stdout when the CLI never ran
 
     # -- facts ------------------------------------------------------------------------
 
@@ -758,10 +759,31 @@ class RemoteConnection(ByteStreamConnection):
             )
         with anyio.move_on_after(TERM_GRACE):
             await self.process.wait()
+        with anyio.move_on_after(STDERR_DRAIN):
+            await self._read_early_stdout()
         return self._start_failure()
 
+    async def _read_early_stdout(self) -> None:
+        # docker exec writes its own exec failures ("OCI runtime exec failed: ...", "unable
+        # to find user ...") to stdout, not stderr (docker/cli#2025, docker/cli#4847). The
+        # CLI never ran, so nothing else can be there: keep it for the error (bounded).
+        stream = self.process.stdout
+        assert stream is not None
+        with contextlib.suppress(anyio.EndOfStream, anyio.ClosedResourceError, OSError):
+            while len(self._early_stdout) < _HOLD_MAX:
+                self._early_stdout += await stream.receive()
+        self._early_stdout = self._early_stdout[:_HOLD_MAX]
+
+    def _failure_output(self) -> str:
+        """The client's stderr tail, then what it wrote to stdout, if anything."""
+        tail = self.stderr.text
+        early = self._early_stdout.decode("utf-8", "replace").strip()
+        if not early:
+            return tail
+        return f"{tail}\n{early}" if tail else early
+
     def _start_failure(self) -> ClaudeSDKError:
-        reports, target, tail = self.reports, self.target, self.stderr.text
+        reports, target, tail = self.reports, self.target, self._failure_output()
         hint = (
             f"install the Claude Code CLI on {target} and put it on PATH there, or set "
             "Options.cli_path to its path on that side"
@@ -800,7 +822,7 @@ class RemoteConnection(ByteStreamConnection):
         typed = self._classify(code, tail, self)
         if typed is not None:
             return typed
-        if code in (126, 127):
+        if code in (126, 127) and self._python_named(tail):
             return ProcessError(
                 f"could not start the remote wrapper on {target}: the far side needs "
                 f"Python 3.6 or later ({self._python_hint()})",
@@ -817,6 +839,14 @@ class RemoteConnection(ByteStreamConnection):
             cli_path=self.cli_path,
             kind="spawn",
         )
+
+    def _python_named(self, tail: str) -> bool:
+        """True when the client's 126/127 is about the far side's Python: its output names
+        the interpreter, or says nothing. Runtimes use the same statuses for their own exec
+        failures (runc: a missing ``--workdir`` is 127; docker: an unknown ``-u`` user is
+        126), which Python has nothing to do with."""
+        name = self._python.rsplit("/", 1)[-1]
+        return not tail.strip() or (bool(name) and name in tail)
 
     def _python_hint(self) -> str:
         return f"tried {self._python!r}; set remote_python to its interpreter"

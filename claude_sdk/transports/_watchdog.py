@@ -19,6 +19,14 @@ own, every other descriptor is closed). The SDK alone holds the write end and wr
 * A watchdog that died (somebody killed it) is started again by the next session, with
   every group still open.
 
+The CLI cannot run before the watchdog holds its group (a host killed within milliseconds of
+a spawn leaked the CLI and what it had started, seen under Ray): it is spawned through a
+*gate*, ``sh`` (`GATE`) that reads one line from the CLI's stdin and only then replaces
+itself with the CLI (``exec``: the same pid, leading the group). The SDK writes ``+PGID`` to the
+lifeline first, then that line. Written is enough: the pipe keeps what the watchdog has not
+read yet, and its EOF comes after. If the SDK dies before the line, the gate reads EOF and
+exits without running the CLI; if after, the watchdog holds the group already.
+
 Invariants: the lifeline's write end is close-on-exec and is closed in a forked child (so
 its EOF means the SDK process is gone); the shared state is guarded by a lock and used from
 worker threads, so sessions on several event loops (threads) share one watchdog;
@@ -32,10 +40,11 @@ import logging
 import os
 import subprocess
 import threading
+from collections.abc import Sequence
 
 import anyio.to_thread
 
-__all__ = ["SCRIPT", "Watchdog", "shared_pid"]
+__all__ = ["GATE", "GATE_NAME", "SCRIPT", "Watchdog", "gated", "shared_pid"]
 
 logger = logging.getLogger("claude_sdk.transport")
 
@@ -55,6 +64,12 @@ for x in $g; do kill -s TERM -- "-$x" 2>/dev/null && k=1; done
 sleep "$1"
 for x in $g; do kill -s KILL -- "-$x" 2>/dev/null; done
 """
+#: The gate the CLI is spawned through: one line on stdin (the SDK's word that the group is
+#: on the lifeline), then the CLI in its place; EOF first (the SDK is gone): nothing runs.
+#: ``read`` takes a pipe one byte at a time (it cannot seek back), so the CLI gets the rest.
+GATE = 'read -r _ || exit 125\nexec "$@"\n'
+#: The gate's ``$0``: the shell names it in its own complaints (an ``exec`` that failed).
+GATE_NAME = "claude-sdk-gate"
 SHELL = "/bin/sh"
 #: Seconds a watchdog may take to exit once stood down (it exits at once; this is a bound).
 STAND_DOWN_WAIT = 5.0
@@ -91,6 +106,14 @@ def shared_pid() -> int | None:
     """The pid of this process's watchdog, while one runs."""
     process = _shared.process
     return process.pid if process is not None else None
+
+
+def gated(argv: Sequence[str]) -> list[str]:
+    """``argv`` run through the gate (`GATE`)."""
+    cli = argv[0]
+    if cli.startswith("-"):  # bash's exec would take it for an option (dash has no ``--``)
+        cli = "./" + cli
+    return [SHELL, "-c", GATE, GATE_NAME, cli, *argv[1:]]
 
 
 def _send(shared: _Shared, line: str) -> bool:
@@ -173,8 +196,8 @@ def _reap(process: subprocess.Popen[bytes]) -> None:
 class Watchdog:
     """One CLI process group's place under the shared watchdog.
 
-    Run `run` as a task once the CLI's pid is known (nobody waits for it: the CLI starts
-    meanwhile), and await `stand_down` when the CLI is gone.
+    Call `hold` once the gated CLI's pid is known and before opening its gate, and await
+    `stand_down` when the CLI is gone.
     """
 
     def __init__(self) -> None:
@@ -192,11 +215,19 @@ class Watchdog:
         return shared_pid() if self._pgid is not None else None
 
     async def run(self, pgid: int, grace: float) -> None:
-        """Put process group ``pgid`` under the watchdog (a task: nobody waits for it)."""
-        if self._stood_down:  # the CLI came and went before this task ran
+        """`hold`, as a coroutine."""
+        self.hold(pgid, grace)
+
+    def hold(self, pgid: int, grace: float) -> None:
+        """Put process group ``pgid`` under the watchdog (one write, or the watchdog's start).
+
+        Once it returns, ``+pgid`` is in the lifeline (or the failure is logged: the CLI
+        then runs unwatched). Never raises `OSError`.
+        """
+        if self._stood_down or self._pgid is not None:
             return
         try:
-            _register(pgid, grace)  # no await: stand_down cannot come in between
+            _register(pgid, grace)
         except OSError as exc:
             logger.warning(
                 "could not start the watchdog (%s): the CLI (pid %d) would outlive this "

@@ -19,11 +19,15 @@ host, and ``kubectl exec`` has neither flag. The command lines are::
     podman exec -i [-u USER] [EXEC_ARGS...] CONTAINER python3 -I -S -c '<wrapper>' NONCE
     kubectl exec -i [-n NS] [--context CTX] [EXEC_ARGS...] POD [-c CONTAINER] -- python3 ...
 
-so the image needs Python 3.6 or later (``remote_python``) besides the CLI. Failures
-before the CLI runs are typed: ``CLINotFoundError`` (no CLI in the container),
+so the image needs Python 3.6 or later (``remote_python``) with its standard library
+(Debian's ``python3-minimal`` alone lacks ``json``: install ``python3``) besides the CLI.
+Failures before the CLI runs are typed: ``CLINotFoundError`` (no CLI in the container),
 ``ProcessError`` with ``kind="container_not_found"`` (no such container or pod, or it is not
 running), ``kind="container_unreachable"`` (no daemon or API server), ``kind="spawn"``
-(the runtime is not installed, no Python, no working directory) or ``kind="timeout"``.
+(the runtime is not installed, no Python, no working directory, anything else the runtime
+refused: an unknown ``-u`` user, a bad ``exec_args`` value) or ``kind="timeout"``. Their
+``stderr_tail`` includes what the client wrote to stdout before the CLI ran: ``docker exec``
+prints its own exec failures there.
 """
 
 from __future__ import annotations

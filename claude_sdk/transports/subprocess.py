@@ -1,8 +1,11 @@
 """`SubprocessTransport`: the CLI as a local child process.
 
-The CLI is spawned directly, leading a process group of its own; the group is put under a
-watchdog (`claude_sdk.transports._watchdog`: one POSIX ``sh`` shared by every open session,
-registered without waiting for it) that ends it if this process dies, even by SIGKILL.
+The CLI leads a process group of its own, under a watchdog (`claude_sdk.transports._watchdog`:
+one POSIX ``sh`` shared by every open session) that ends the group if this process dies, even
+by SIGKILL. The CLI cannot run before the watchdog holds its group: it is spawned through a
+gate (``sh`` waiting for one line on stdin, then replaced by the CLI through ``exec``), and
+the line is written only once ``+PGID`` is in the watchdog's lifeline. An ``exec`` the gate could
+not do is reported as a spawn failure (`SubprocessConnection.exit_error`).
 stdin and stdout are pipes this module creates and drives itself
 (`claude_sdk.transports._fdio`): a line goes out in one system call, without a trip through
 the event loop. stderr is always drained into a bounded tail
@@ -37,7 +40,7 @@ from .._protocol.launch import LaunchSpec
 from ..errors import CLINotFoundError, ProcessError
 from ._fdio import FdLineConnection
 from ._teardown import TERM_GRACE, end_group, graceful_end, teardown_process
-from ._watchdog import Watchdog
+from ._watchdog import GATE_NAME, SHELL, Watchdog, gated
 from .base import Connection, Lifetime, StderrTail, Transport
 from .discovery import find_cli_async
 
@@ -72,10 +75,13 @@ class SubprocessConnection(FdLineConnection):
         spec: LaunchSpec,
         stderr: StderrTail,
         cli_path: str,
+        *,
+        gated: bool = False,
     ) -> None:
         super().__init__(stdin_fd, stdout_fd, max_line_bytes=spec.max_line_bytes, stderr=stderr)
         self.process = process
         self._cli_path = cli_path
+        self._gated = gated
         self.stderr_done = anyio.Event()
         self._termed_at: float | None = None  # when the group got SIGTERM from us
         self._leftovers: anyio.Event | None = None  # set once end_leftovers is done
@@ -92,6 +98,15 @@ class SubprocessConnection(FdLineConnection):
     @property
     def cli_path(self) -> str | None:
         return self._cli_path
+
+    def exit_error(self) -> Exception | None:
+        """The spawn failure, when the gate could not ``exec`` the CLI (its shell said so)."""
+        code = self.process.returncode
+        if not self._gated or code not in (126, 127):
+            return None
+        if not self.stderr_tail.startswith(f"{GATE_NAME}:"):
+            return None  # the CLI ran, and exited so itself
+        return _gate_exec_error(self._cli_path, code)
 
     async def wait(self) -> int | None:
         code = await self.process.wait()
@@ -159,16 +174,24 @@ class SubprocessTransport(Transport):
         _check_launchable(spec)
         env = child_environment(spec)
         watchdog = Watchdog() if self.supervise else None
+        # Without a shell there is no watchdog either (`Watchdog.hold` says so): no gate.
+        gate = watchdog is not None and os.access(SHELL, os.X_OK)
         try:
-            process, stdin_fd, stdout_fd = await _spawn(spec, env)
+            process, stdin_fd, stdout_fd = await _spawn(spec, env, gate=gate)
         except BaseException:
             if watchdog is not None:
                 with anyio.CancelScope(shield=True):
                     await watchdog.stand_down()
             raise
+        if watchdog is not None:
+            # The CLI waits at its gate: first its group goes on the lifeline, then the gate
+            # opens (a host killed in between took the CLI's children with it, under Ray).
+            watchdog.hold(process.pid, TERM_GRACE)
+            if gate:
+                _open_gate(stdin_fd)
         lifetime = Lifetime.start("the CLI", spec.argv, process.pid)
         stderr = StderrTail(callback=spec.stderr)
-        conn = SubprocessConnection(process, stdin_fd, stdout_fd, spec, stderr, cli)
+        conn = SubprocessConnection(process, stdin_fd, stdout_fd, spec, stderr, cli, gated=gate)
         # stderr is read through the teardown even when the block is cancelled: a CLI that
         # blocks on a full stderr pipe could not finish gracefully.
         draining = anyio.CancelScope(shield=True)
@@ -176,8 +199,6 @@ class SubprocessTransport(Transport):
             async with anyio.create_task_group() as tg:
                 tg.start_soon(_drain_stderr, process, stderr, conn.stderr_done, draining)
                 tg.start_soon(_end_leftovers_on_exit, conn, lifetime)
-                if watchdog is not None:
-                    tg.start_soon(watchdog.run, process.pid, TERM_GRACE)
                 try:
                     yield conn
                 finally:
@@ -195,9 +216,16 @@ class SubprocessTransport(Transport):
                 lifetime.exited(process.returncode)
 
 
-async def _spawn(spec: LaunchSpec, env: dict[str, str]) -> tuple[anyio.abc.Process, int, int]:
-    """Start the CLI on two fresh pipes; the parent's ends (non-blocking) come back with it."""
+async def _spawn(
+    spec: LaunchSpec, env: dict[str, str], *, gate: bool
+) -> tuple[anyio.abc.Process, int, int]:
+    """Start the CLI on two fresh pipes; the parent's ends (non-blocking) come back with it.
+
+    With ``gate``, through the gate (`claude_sdk.transports._watchdog.GATE`): nothing of the
+    CLI runs until `_open_gate`, and nothing ever if stdin closes first.
+    """
     cli = spec.argv[0]
+    argv = gated(spec.argv) if gate else spec.argv
     stdin_r, stdin_w = os.pipe()  # close-on-exec, as every descriptor os.pipe makes
     try:
         stdout_r, stdout_w = os.pipe()
@@ -209,7 +237,7 @@ async def _spawn(spec: LaunchSpec, env: dict[str, str]) -> tuple[anyio.abc.Proce
         os.set_blocking(stdin_w, False)
         os.set_blocking(stdout_r, False)
         process = await anyio.open_process(
-            spec.argv,
+            argv,
             stdin=stdin_r,
             stdout=stdout_w,
             stderr=subprocess.PIPE,
@@ -229,6 +257,12 @@ async def _spawn(spec: LaunchSpec, env: dict[str, str]) -> tuple[anyio.abc.Proce
         os.close(stdin_r)
         os.close(stdout_w)
     return process, stdin_w, stdout_r
+
+
+def _open_gate(stdin_fd: int) -> None:
+    """Let the gated CLI run: one line to the gate (the first bytes on its stdin)."""
+    with contextlib.suppress(OSError):  # the gate is gone: its exit status tells the rest
+        os.write(stdin_fd, b"\n")  # a fresh, empty pipe: one byte cannot block
 
 
 async def _drain_stderr(
@@ -334,6 +368,29 @@ def _spawn_error(exc: OSError, cli: str) -> Exception:
     if exc.errno == errno.ENOENT and about_cli:
         return CLINotFoundError(searched=(f"{cli} ({exc.strerror})",))
     return ProcessError(f"could not start the CLI: {exc}", kind="spawn", cli_path=cli)
+
+
+def _gate_exec_error(cli: str, status: int) -> Exception:
+    """The spawn error for a CLI the gate's shell could not ``exec``.
+
+    The shell does not tell exec's errno, only its status (127: not found, 126: found but
+    not runnable); the rest is read off the file, as `_exec_problem` does.
+    """
+    if status == 127:
+        code = errno.ENOENT
+    elif not os.access(cli, os.X_OK) or _noexec(cli):
+        code = errno.EACCES
+    else:
+        code = errno.ENOEXEC
+    return _spawn_error(OSError(code, os.strerror(code), cli), cli)
+
+
+def _noexec(path: str) -> bool:
+    """Whether ``path`` is on a file system mounted noexec."""
+    try:
+        return bool(os.statvfs(path).f_flag & getattr(os, "ST_NOEXEC", 0))
+    except OSError:
+        return False
 
 
 #: exec() failures of a file that exists.

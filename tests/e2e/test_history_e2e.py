@@ -71,8 +71,8 @@ async def tool_session(e2e: E2E) -> str:
         return session.session_id
 
 
-async def subagent_session(e2e: E2E) -> str:
-    """The model runs a (foreground) subagent, which calls Bash."""
+async def subagent_session(e2e: E2E, **options: Any) -> str:
+    """The model runs a (foreground) subagent, which calls Bash (``options``: more options)."""
     agent_input = {
         "description": "List files",
         "prompt": "SUBTASK: list the files",
@@ -83,7 +83,7 @@ async def subagent_session(e2e: E2E) -> str:
     e2e.api.reply(tool_use=("Bash", {"command": "ls", "description": "List"}), when=is_subagent)
     e2e.api.reply(text="subagent: f.txt", when=is_subagent)
     e2e.api.reply(text="the subagent saw f.txt", when=is_main)
-    reply = await cs.ask("use a subagent", options=e2e.options(can_use_tool=allow))
+    reply = await cs.ask("use a subagent", options=e2e.options(can_use_tool=allow, **options))
     assert reply.text == "the subagent saw f.txt"
     assert reply.session_id
     return reply.session_id

@@ -989,7 +989,22 @@ SDK_SIDE = {
     "callback_timeout",
     "verbatim_prompts",  # "client_composed" on every user line (session)
     "telemetry",  # spans, and TRACEPARENT added by open_session (tests/session/test_telemetry.py)
+    # the session store (tests/session/test_store_session.py, tests/e2e/test_store_e2e.py);
+    # session_store also adds --session-mirror (test_a_session_store_turns_on_the_mirror)
+    "session_store",
+    "session_store_flush",
+    "session_store_errors",
+    "store_project_key",
+    "diskless",
+    "resume_missing",  # resolved to --resume or --session-id by open_session
 }
+
+
+def test_a_session_store_turns_on_the_mirror() -> None:
+    from claude_sdk.stores import MemoryStore
+
+    assert "--session-mirror" in build_launch_spec(Options(session_store=MemoryStore())).argv
+    assert "--session-mirror" not in build_launch_spec(Options()).argv
 
 
 def test_every_option_is_covered() -> None:

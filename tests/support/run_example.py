@@ -74,6 +74,9 @@ SCENARIOS: dict[str, Scenario] = {
     "decode_wire.py": Scenario(needs_cli=False, expect=("result: success",)),
     "testing_with_fake_cli.py": Scenario(needs_cli=False, expect=("all checks passed",)),
     "fake_cli_executable.py": Scenario(needs_cli=False, expect=("all checks passed",)),
+    # The engine recipes need their engine: `nox -s engines` runs them (tests/engines/).
+    "durable_temporal.py": Scenario(needs_cli=False, args=("--help",), expect=("usage:",)),
+    "ray_batch.py": Scenario(needs_cli=False, args=("--help",), expect=("usage:",)),
     "high_volume.py": Scenario(
         needs_cli=False,
         expect=("answered 10 permission requests with 0 messages read", "read 20001 messages"),

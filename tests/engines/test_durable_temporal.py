@@ -1,0 +1,116 @@
+"""``examples/durable_temporal.py`` on a real Temporal dev server, with the scripted agent CLI.
+
+One batch: a task whose CLI is killed mid-step is retried by Temporal and resumes its
+session (the conversation goes on: its prompt count does not start again), a task whose
+API answers 401 fails at once without a retry, the others succeed. A second batch is
+cancelled while every agent is mid-turn: the workflow ends cancelled and no CLI is left.
+"""
+
+from __future__ import annotations
+
+import json
+
+import claude_sdk as cs
+from claude_sdk import history
+
+from .conftest import AgentWorld
+from .fake_agent import fault_file
+
+EXAMPLE = "durable_temporal.py"
+
+
+def test_a_retried_task_resumes_its_session(temporal_server: str, world: AgentWorld) -> None:
+    killed = cs.session_id_for("b1/task-1")
+    refused = cs.session_id_for("b1/task-2")
+    fault_file(world.faults, killed, 2, "kill")  # its CLI dies when step 2 arrives
+    fault_file(world.faults, refused, 1, "401")  # a permanent failure: no retry
+
+    run = world.run(
+        EXAMPLE, "--batch", "b1", "--tasks", "4", "--steps", "3",
+        env={"TEMPORAL_ADDRESS": temporal_server},
+    )  # fmt: skip
+
+    assert run.returncode == 0, run.output
+    summary = run.summary()
+    assert (summary["tasks"], summary["succeeded"], summary["failed"]) == (4, 3, 1)
+    assert summary["retried"] == 1
+    outcomes = {o["key"]: o for o in summary["outcomes"]}
+    for key in ("b1/task-0", "b1/task-3"):
+        assert outcomes[key]["attempts"] == 1
+        assert outcomes[key]["session_id"] == cs.session_id_for(key)
+        assert outcomes[key]["answers"] == [
+            f"{key}:step{n} done (prompt {n} of this conversation)" for n in (1, 2, 3)
+        ]
+    # The retry resumed the conversation: step 2 was sent again (at least once: the
+    # killed CLI had already recorded it), and the prompt count went on from there.
+    resumed = outcomes["b1/task-1"]
+    assert resumed["attempts"] == 2
+    assert resumed["session_id"] == killed
+    assert resumed["answers"] == [
+        "b1/task-1:step1 done (prompt 1 of this conversation)",
+        "b1/task-1:step2 done (prompt 3 of this conversation)",
+        "b1/task-1:step3 done (prompt 4 of this conversation)",
+    ]
+    entries = history.read_session(killed, cwd=world.work, config_dir=world.home / ".claude")
+    prompts = [
+        e.message.content
+        for e in entries
+        if isinstance(e, history.UserEntry) and isinstance(e.message.content, str)
+    ]
+    assert [p.split()[0] for p in prompts] == [
+        "b1/task-1:step1", "b1/task-1:step2", "b1/task-1:step2", "b1/task-1:step3",
+    ]  # fmt: skip
+    failed = outcomes["b1/task-2"]
+    assert failed["attempts"] == 1
+    assert failed["answers"] == []
+    assert failed["error"].startswith("auth: b1/task-2: ")
+    assert list(world.faults.iterdir()) == []  # both faults fired
+    assert len(run.pids) == 5  # 4 tasks + 1 retry
+    assert run.left_alive() == []
+    print(json.dumps({"temporal_batch_seconds": round(run.seconds, 1)}))
+
+
+def test_a_cancelled_workflow_ends_every_cli(temporal_server: str, world: AgentWorld) -> None:
+    run = world.run(
+        EXAMPLE, "--batch", "b2", "--tasks", "3", "--cancel-when-running",
+        env={"TEMPORAL_ADDRESS": temporal_server, "FAKE_AGENT_TURN_SECONDS": "300"},
+    )  # fmt: skip
+
+    assert run.returncode == 0, run.output
+    assert "3 agents are mid-turn" in run.output
+    assert "cancelled (CancelledError); CLIs still running: 0" in run.output
+    assert len(run.pids) == 3
+    assert run.left_alive() == []
+    assert run.seconds < 60  # the turns would take 300 s: they were cut short
+    print(json.dumps({"temporal_cancel_seconds": round(run.seconds, 1)}))
+
+
+def test_a_retry_resumes_from_the_session_store(temporal_server: str, world: AgentWorld) -> None:
+    """With a DirectoryStore and diskless CLIs the retry can only resume from the store."""
+    killed = cs.session_id_for("b3/task-1")
+    fault_file(world.faults, killed, 2, "kill")
+    store = world.root / "store"
+
+    run = world.run(
+        EXAMPLE, "--batch", "b3", "--tasks", "2", "--steps", "3",
+        env={
+            "TEMPORAL_ADDRESS": temporal_server,
+            "AGENT_STORE_DIR": str(store),
+            "AGENT_DISKLESS": "1",
+        },
+    )  # fmt: skip
+
+    assert run.returncode == 0, run.output
+    outcomes = {o["key"]: o for o in run.summary()["outcomes"]}
+    assert outcomes["b3/task-1"]["attempts"] == 2
+    assert outcomes["b3/task-1"]["answers"][-1] == (
+        "b3/task-1:step3 done (prompt 4 of this conversation)"
+    )
+    assert outcomes["b3/task-0"]["answers"][-1] == (
+        "b3/task-0:step3 done (prompt 3 of this conversation)"
+    )
+    stored = sorted(p.name for p in store.rglob("*.jsonl"))
+    assert stored == sorted(f"{cs.session_id_for(f'b3/task-{i}')}.jsonl" for i in (0, 1))
+    assert not (world.home / ".claude" / "projects").exists()  # nothing on local disk
+    assert len(run.pids) == 3
+    assert run.left_alive() == []
