@@ -6,8 +6,10 @@ where the CLI keeps its files (so the mirror can name them):
 * **Resume from the store** (``resume`` or ``continue_conversation`` with ``session_store``):
   the store's transcript, and the files kept under the session (``list_subkeys``), are
   written where the CLI reads them, ``<config>/projects/<cwd slug>/<id>.jsonl``, unless the
-  local copy already holds every line the store has. ``continue_conversation`` resumes the
-  store's newest session of the project (``list_sessions``), when the store can list.
+  local copy already holds every line the store has; a local copy with lines the store lacks
+  is kept beside it (``<id>.jsonl.local-<time>``), never overwritten. ``continue_conversation``
+  resumes the store's newest session of the project (``list_sessions``), when the store can
+  list.
 * **Start or resume** (``resume_missing="start"``): a session found nowhere (not in the
   store, not on disk) is started with that id (``--session-id``) instead of resumed.
 * **Diskless** (``diskless=True``): the CLI gets a temporary configuration directory
@@ -26,6 +28,7 @@ import logging
 import os
 import shutil
 import tempfile
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Final
@@ -199,7 +202,21 @@ def _write_files(project_dir: Path, files: dict[str, list[dict[str, Any]]]) -> N
         path = project_dir / relative
         metadata = [e for e in entries if e.get("type") == "agent_metadata"]
         lines = [e for e in entries if e.get("type") != "agent_metadata"]
-        if not _covers(path, lines):
+        have = _uuids_in(path)
+        wanted = {e["uuid"] for e in lines if isinstance(e.get("uuid"), str)}
+        if have is None or not wanted <= have:
+            if have and have - wanted:
+                # Lines only this machine has (the store missed them, and the session went on
+                # elsewhere): kept beside it, never overwritten.
+                kept = path.with_name(f"{path.name}.local-{int(time.time())}")
+                os.replace(path, kept)
+                logger.warning(
+                    "%s had %d lines the session store lacks; kept as %s, the store's copy "
+                    "is resumed",
+                    path,
+                    len(have - wanted),
+                    kept.name,
+                )
             path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
             _write_atomic(path, b"".join(_line(e) for e in lines))
         if metadata:  # a subagent's sidecar travels as its last agent_metadata entry
@@ -208,12 +225,12 @@ def _write_files(project_dir: Path, files: dict[str, list[dict[str, Any]]]) -> N
             _write_atomic(sidecar, _line(meta))
 
 
-def _covers(path: Path, entries: list[dict[str, Any]]) -> bool:
-    """The file at ``path`` exists and has every uuid-bearing line of ``entries``."""
+def _uuids_in(path: Path) -> set[str] | None:
+    """The uuids of the transcript lines at ``path``, or None if there is no such file."""
     try:
         data = path.read_bytes()
     except OSError:
-        return False
+        return None
     have: set[str] = set()
     for raw in data.splitlines():
         try:
@@ -222,8 +239,7 @@ def _covers(path: Path, entries: list[dict[str, Any]]) -> bool:
             continue
         if isinstance(obj, dict) and isinstance(obj.get("uuid"), str):
             have.add(obj["uuid"])
-    wanted = {e["uuid"] for e in entries if isinstance(e.get("uuid"), str)}
-    return wanted <= have and (bool(have) or not entries)
+    return have
 
 
 def _line(obj: Any) -> bytes:

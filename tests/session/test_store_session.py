@@ -401,3 +401,75 @@ async def test_fake_cli_mirrors_its_turns_when_asked(tmp_path: Path) -> None:
         "second",
         "two",
     ]
+
+
+async def test_a_hostile_store_cannot_write_outside_the_project(tmp_path: Path) -> None:
+    session_id = cs.session_id_for("hostile")
+    line = _line(1, session_id)
+
+    class Hostile(MemoryStore):
+        async def load(self, key: SessionKey) -> list[dict[str, Any]] | None:
+            return [line, "not an entry", 7, None]  # type: ignore[list-item]
+
+        async def list_subkeys(self, key: Any) -> list[str]:
+            return [
+                "../../../../escaped",
+                "/etc/escaped",
+                "subagents/../../escaped",
+                "subagents/agent-a\x00b",
+                "",
+                "subagents/agent-ok",
+            ]
+
+    async with cs.open_session(
+        options(tmp_path, Hostile(), resume=session_id), transport=FakeCLI()
+    ):
+        pass
+    written = _files_under(tmp_path)
+    project = f"home/.claude/projects/{SLUG}"
+    assert written == [
+        f"{project}/{session_id}.jsonl",
+        f"{project}/{session_id}/subagents/agent-ok.jsonl",
+    ]
+    main = tmp_path / project / f"{session_id}.jsonl"
+    assert [json.loads(x) for x in main.read_text().splitlines()] == [line]
+
+
+async def test_continue_with_a_store_resumes_its_newest_session(tmp_path: Path) -> None:
+    store = MemoryStore()
+    older, newer = cs.session_id_for("older"), cs.session_id_for("newer")
+    await store.append(key(older), [_line(1, older)])
+    await store.append(key(newer), [_line(2, newer)])
+    fake = FakeCLI()
+    async with cs.open_session(
+        options(tmp_path, store, continue_conversation=True), transport=fake
+    ):
+        pass
+    assert flag(fake.cli.spec.argv, "--resume") == newer
+    assert "--continue" not in fake.cli.spec.argv
+
+
+def _files_under(root: Path) -> list[str]:
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
+
+
+async def test_local_lines_the_store_lacks_are_kept_not_overwritten(tmp_path: Path) -> None:
+    session_id = cs.session_id_for("diverged")
+    store = MemoryStore()
+    await store.append(key(session_id), [_line(1, session_id), _line(2, session_id)])
+    local = tmp_path / "home" / ".claude" / "projects" / SLUG / f"{session_id}.jsonl"
+    _write_lines(local, [_line(1, session_id), _line(3, session_id)])  # 3: only here
+    async with cs.open_session(options(tmp_path, store, resume=session_id), transport=FakeCLI()):
+        pass
+    assert [e["n"] for e in _read_lines(local)] == [1, 2]  # the store's copy is resumed
+    (kept,) = local.parent.glob(f"{session_id}.jsonl.local-*")
+    assert [e["n"] for e in _read_lines(kept)] == [1, 3]
+
+
+def _write_lines(path: Path, lines: list[dict[str, Any]]) -> None:
+    path.parent.mkdir(parents=True)
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines))
+
+
+def _read_lines(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(x) for x in path.read_text().splitlines()]
