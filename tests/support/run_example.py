@@ -74,6 +74,9 @@ SCENARIOS: dict[str, Scenario] = {
     "decode_wire.py": Scenario(needs_cli=False, expect=("result: success",)),
     "testing_with_fake_cli.py": Scenario(needs_cli=False, expect=("all checks passed",)),
     "fake_cli_executable.py": Scenario(needs_cli=False, expect=("all checks passed",)),
+    "resume_anywhere.py": Scenario(
+        expect=("machine 2:", "files left on machine 2: 0", "in the store: 4 messages"),
+    ),
     # The engine recipes need their engine: `nox -s engines` runs them (tests/engines/).
     "durable_temporal.py": Scenario(needs_cli=False, args=("--help",), expect=("usage:",)),
     "ray_batch.py": Scenario(needs_cli=False, args=("--help",), expect=("usage:",)),
