@@ -59,6 +59,9 @@ if TYPE_CHECKING:
     from .store_conformance import StoreCheckReport as StoreCheckReport
     from .store_conformance import check_session_store as check_session_store
     from .store_conformance import has_method as has_method
+    from .store_conformance import (
+        run_session_store_conformance as run_session_store_conformance,
+    )
 
 #: Public name -> the submodule that defines it.
 _LAZY: dict[str, str] = {
@@ -104,6 +107,7 @@ _LAZY: dict[str, str] = {
     "StoreCheck": "store_conformance",
     "StoreCheckReport": "store_conformance",
     "has_method": "store_conformance",
+    "run_session_store_conformance": "store_conformance",
 }
 
 __all__ = [
@@ -152,6 +156,7 @@ __all__ = [
     "StoreCheck",
     "StoreCheckReport",
     "has_method",
+    "run_session_store_conformance",
 ]
 
 

@@ -58,6 +58,7 @@ __all__ = [
     "StoreCheckReport",
     "check_session_store",
     "has_method",
+    "run_session_store_conformance",
 ]
 
 #: The optional methods of the protocol, which checks probe for.
@@ -746,3 +747,23 @@ async def delete_then_append_starts_afresh(store: Any, ns: str) -> None:
 
 #: Every check, in the order `check_session_store` runs them.
 STORE_CHECKS: tuple[StoreCheck, ...] = tuple(_REGISTRY)
+
+
+async def run_session_store_conformance(
+    make_store: StoreFactory, *, skip_optional: Collection[str] = frozenset()
+) -> None:
+    """`check_session_store` under the official SDK's name and signature.
+
+    A test suite written for ``claude_agent_sdk.testing.run_session_store_conformance`` runs
+    these checks unchanged; the checks of the optional methods named in ``skip_optional`` (or
+    absent from the store) are skipped.
+
+    Raises:
+        AssertionError: one or more checks failed; the message lists each by name.
+        ValueError: ``skip_optional`` names a method that is not optional.
+    """
+    unknown = set(skip_optional) - {*OPTIONAL_METHODS, "list_session_summaries"}
+    if unknown:
+        raise ValueError(f"not optional methods of a SessionStore: {sorted(unknown)}")
+    skip = [c.name for c in STORE_CHECKS if set(c.needs) & set(skip_optional)]
+    await check_session_store(make_store, skip=skip)

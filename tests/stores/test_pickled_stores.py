@@ -6,6 +6,7 @@ import pickle
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -52,3 +53,22 @@ async def test_a_redis_store_pickles_as_how_to_connect(redis_server: RedisServer
 def test_a_memory_store_refuses_to_be_copied_to_another_process() -> None:
     with pytest.raises(TypeError, match="DirectoryStore or RedisStore"):
         pickle.dumps(cs.Options(session_store=MemoryStore()))
+
+
+async def test_the_official_kits_name_and_signature_work_here(tmp_path: Path) -> None:
+    from claude_sdk.testing import run_session_store_conformance
+
+    await run_session_store_conformance(MemoryStore)
+    await run_session_store_conformance(
+        lambda: DirectoryStore(tmp_path / cs.session_id_for(str(id(object())))),
+        skip_optional=frozenset({"delete", "list_subkeys"}),
+    )
+
+    class Duplicates(MemoryStore):  # keeps every batch, even one that already landed
+        async def append(self, key: Any, entries: list[dict[str, Any]]) -> None:
+            await super().append(key, [{**e, "uuid": None} for e in entries])
+
+    with pytest.raises(AssertionError, match="uuid"):
+        await run_session_store_conformance(Duplicates)
+    with pytest.raises(ValueError, match="not optional"):
+        await run_session_store_conformance(MemoryStore, skip_optional=frozenset({"load"}))
