@@ -43,6 +43,7 @@ import argparse
 import asyncio
 import json
 import os
+import sys
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import timedelta
@@ -342,4 +343,11 @@ async def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(asyncio.run(main()))
+    code = asyncio.run(main())
+    # temporalio's Rust bridge keeps threads that can call into Python while the interpreter
+    # finalizes, which aborts the process at exit now and then ("PyGILState_Release: thread
+    # state ... must be current", temporalio/sdk-python#300, open). Everything is done and
+    # every CLI has ended here: flush and leave without the interpreter's teardown.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
