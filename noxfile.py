@@ -57,20 +57,78 @@ def _netns_available() -> bool:
 
 @nox.session(python="3.11")
 def e2e(session: nox.Session) -> None:
-    """The real CLI 2.1.330 against FakeMessagesAPI, offline, in a loopback-only namespace."""
+    """The real CLI pinned for CI (2.1.330) against FakeMessagesAPI, offline, in a
+    loopback-only namespace; the row of docs/compatibility.md is updated from the run."""
     session.install("-e", ".", *TEST_DEPS)
     # Fetch the pinned CLI (from the claude-agent-sdk wheel) outside the namespace, once.
     # Run by nox's own interpreter: a uv-made environment has no pip to download the wheel.
     out = session.run(sys.executable, "tests/support/fetch_cli.py", external=True, silent=True)
     cli = str(out).strip().splitlines()[-1]
-    env = {"CLAUDE_SDK_TEST_CLI": cli, "CLAUDE_SDK_REQUIRE_E2E": "1"}
-    pytest = [os.path.join(session.bin, "pytest"), "-m", "e2e", "--ignore=tests/engines"]
-    if _netns_available():
-        env["CLAUDE_SDK_E2E_NETNS"] = "1"
-        session.run("tests/support/netns_run.sh", *pytest, *session.posargs, env=env, external=True)
-    else:
-        session.warn("no network namespace available: running e2e with the offline env only")
-        session.run(*pytest, *session.posargs, env=env)
+    _run_e2e(session, cli, source="claude-agent-sdk 0.2.187 wheel (pinned)")
+
+
+@nox.session(name="e2e-latest", python="3.11")
+def e2e_latest(session: nox.Session) -> None:
+    """The same suite, unchanged, against the newest CLI the package index has: the binary
+    bundled in the newest claude-agent-sdk wheel (``CLAUDE_SDK_E2E_LATEST=0.2.188`` takes that
+    wheel instead). New frames fail one test, tests/e2e/test_drift_report.py."""
+    session.install("-e", ".", *TEST_DEPS)
+    out = session.run(
+        sys.executable, "tests/support/fetch_cli.py", "--latest", external=True, silent=True
+    )
+    sdk, cli = str(out).strip().splitlines()[-2:]
+    _run_e2e(session, cli, source=f"claude-agent-sdk {sdk} wheel")
+
+
+def _run_e2e(session: nox.Session, cli: str, *, source: str) -> None:
+    version = subprocess.run(
+        [cli, "--version"], capture_output=True, text=True, check=True, timeout=60
+    ).stdout.split()[0]
+    reports = os.path.join(session.create_tmp(), f"e2e-{version}")
+    os.makedirs(reports, exist_ok=True)
+    junit = os.path.join(reports, "junit.xml")
+    drift = os.path.join(reports, "drift.json")
+    for stale in (junit, drift):
+        if os.path.exists(stale):
+            os.remove(stale)
+    env = {
+        "CLAUDE_SDK_TEST_CLI": cli,
+        "CLAUDE_SDK_REQUIRE_E2E": "1",
+        "CLAUDE_SDK_DRIFT_REPORT": drift,
+    }
+    pytest = [
+        os.path.join(session.bin, "pytest"),
+        "-m",
+        "e2e",
+        "--ignore=tests/engines",
+        f"--junitxml={junit}",
+    ]
+    session.log(f"e2e on CLI {version} ({source}): {cli}")
+    try:
+        if _netns_available():
+            env["CLAUDE_SDK_E2E_NETNS"] = "1"
+            session.run(
+                "tests/support/netns_run.sh", *pytest, *session.posargs, env=env, external=True
+            )
+        else:
+            session.warn("no network namespace available: running e2e with the offline env only")
+            session.run(*pytest, *session.posargs, env=env)
+    finally:
+        if not session.posargs:  # a partial run (-k, one file) does not rewrite the table
+            session.run(
+                os.path.join(session.bin, "python"),
+                "tests/support/compat.py",
+                "--doc",
+                "docs/compatibility.md",
+                "--junit",
+                junit,
+                "--drift",
+                drift,
+                "--cli-version",
+                version,
+                "--source",
+                source,
+            )
 
 
 @nox.session(python="3.11")

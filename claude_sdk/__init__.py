@@ -91,6 +91,7 @@ if TYPE_CHECKING:
     from .errors import SessionClosedError as SessionClosedError
     from .errors import SessionNotFoundError as SessionNotFoundError
     from .errors import SessionStoreError as SessionStoreError
+    from .errors import StructuredOutputError as StructuredOutputError
     from .hooks import AsyncHookOutput as AsyncHookOutput
     from .hooks import HookContext as HookContext
     from .hooks import HookInput as HookInput
@@ -203,6 +204,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "SessionClosedError",
         "SessionNotFoundError",
         "SessionStoreError",
+        "StructuredOutputError",
     ),
     "hooks": (
         "AsyncHookOutput",
@@ -409,6 +411,7 @@ __all__ = [
     "SessionNotFoundError",
     "SessionStoreError",
     "ResultError",
+    "StructuredOutputError",
     # sessions anywhere
     "session_id_for",
 ]

@@ -45,6 +45,7 @@ import attrs
 __all__ = [
     "ABSENT",
     "EMPTY",
+    "HOST_NOTES",
     "NOTES",
     "DecodeNotes",
     "Frame",
@@ -63,6 +64,9 @@ EMPTY: Mapping[str, Any] = types.MappingProxyType({})
 
 #: The reserved ``__dict__`` key of a frame's decode notes (see `Frame.decode_issues`).
 NOTES = "_decode_notes"
+#: The reserved ``__dict__`` key of what the host found about a frame after decoding it (a
+#: dict; for example a result's ``structured_output_error``). Never encoded, never drift.
+HOST_NOTES = "_host_notes"
 
 _NONE_DEFAULTS: dict[type, tuple[str, ...]] = {}
 _FIELD_NAMES: dict[type, frozenset[str]] = {}
@@ -133,7 +137,7 @@ def field_names(cls: type) -> frozenset[str]:
     names = _FIELD_NAMES.get(cls)
     if names is None:
         names = frozenset(a.name for a in attrs.fields(cls)) | _TAG_KEYS.get(cls, frozenset())
-        _FIELD_NAMES[cls] = names = names | {NOTES}
+        _FIELD_NAMES[cls] = names = names | {NOTES, HOST_NOTES}
     return names
 
 

@@ -3,8 +3,15 @@
 Each line of a transcript (``~/.claude/projects/<project>/<session>.jsonl``) is one JSON
 object with camelCase keys, keyed on ``type``. These classes type the kinds the SDK reads;
 every other kind is an `UnknownEntry` holding the object whole. Like the wire classes they
-know nothing of JSON: the codec's schema (``claude_sdk._protocol.schema``) names their keys,
-and `claude_sdk.history` reads and writes the files.
+know nothing of JSON: the codec's schema (``claude_sdk._protocol.schema``) names their keys
+(camelCase, with the exceptions of `WIRE_KEYS`), and `claude_sdk.history` reads and writes
+the files.
+
+Typed: every kind the CLIs 2.1.330 and 2.1.331 wrote in the recorded runs (the conversation,
+the titles and tags, the prompt queue, the request records ``api-request*``, ``cost-state``,
+``atis-latch``, ``tools-used``). The CLI's code names more (``file-history-snapshot``,
+``content-replacement``, ``worktree-state``, ``pr-link``, ...); they stay `UnknownEntry`
+until a run shows their shape.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from .messages import (
     APIMessage,
     AssistantMessage,
     ContentBlock,
+    ModelUsage,
     TextBlock,
     ToolResultBlock,
     UserMessage,
@@ -41,7 +49,14 @@ __all__ = [
     "AgentNameEntry",
     "ModeEntry",
     "QueueOperationEntry",
+    "APIRequestEntry",
+    "APIRequestShapeEntry",
+    "APIRequestBlobEntry",
+    "CostStateEntry",
+    "AtisLatchEntry",
+    "ToolsUsedEntry",
     "UnknownEntry",
+    "WIRE_KEYS",
 ]
 
 
@@ -93,7 +108,10 @@ class ChainEntry(_Entry):
 class UserEntry(ChainEntry):
     """A user message: a prompt, or the results of tool calls (``message.content`` blocks).
 
-    ``tool_use_result`` is the tool's structured output (the Bash ``stdout``/``stderr``, ...).
+    ``tool_use_result`` is the tool's structured output (the Bash ``stdout``/``stderr``, ...);
+    ``permission_decision`` how the call was allowed (``{"decision": "accept", "source":
+    "config"}``, ...); ``turn_origin`` / ``turn_position`` / ``turn_attribution_key`` place a
+    prompt in the CLI's turn accounting.
     """
 
     type: ClassVar[str] = "user"
@@ -104,6 +122,12 @@ class UserEntry(ChainEntry):
     permission_mode: str | None = None
     prompt_source: str | None = None
     is_compact_summary: bool | None = None
+    turn_origin: str | None = None
+    turn_position: dict[str, Any] | None = None
+    turn_attribution_key: str | None = None
+    row_source: str | None = None
+    permission_decision: dict[str, Any] | None = None
+    sandboxed: bool | None = None
 
     @property
     def text(self) -> str:
@@ -130,13 +154,28 @@ class UserEntry(ChainEntry):
 
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class AssistantEntry(ChainEntry):
-    """One content block of a model response (``message`` is the API message)."""
+    """One content block of a model response (``message`` is the API message).
+
+    ``api_block_index`` is the block's index in the response (one entry per block);
+    ``request_ref`` the id of the `APIRequestEntry` of the request that produced it (in the
+    transcript of ``request_session_id`` after a fork); ``requested_model`` the model asked
+    for; ``effort`` / ``per_turn_effort`` the reasoning effort.
+    """
 
     type: ClassVar[str] = "assistant"
     message: APIMessage
     request_id: str | None = None
     request_session_id: str | None = None
     is_api_error_message: bool | None = None
+    api_block_index: int | None = None
+    request_ref: str | None = None
+    requested_model: str | None = None
+    prompt_cache_requested: str | None = None
+    effort: str | None = None
+    per_turn_effort: str | None = None
+    made_by: str | None = None
+    attribution_agent: str | None = None
+    tool_input_stream_ms: int | None = None
 
     @property
     def content(self) -> list[ContentBlock]:
@@ -174,10 +213,14 @@ class SystemEntry(ChainEntry):
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class AttachmentEntry(ChainEntry):
     """Context the CLI attached to the conversation (``attachment["type"]``: ``environment``,
-    ``skill_listing``, ``date``, ``prompt_snapshot``, ...)."""
+    ``skill_listing``, ``date``, ``prompt_snapshot``, ...); ``rendered`` is the content the
+    model was sent for it, in the role ``rendered_role``."""
 
     type: ClassVar[str] = "attachment"
     attachment: Any = None
+    rendered: list[Any] | None = None
+    rendered_role: str | None = None
+    rendered_beside_tool_result: bool | None = None
 
 
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
@@ -258,11 +301,113 @@ class QueueOperationEntry(_Entry):
 
 
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class APIRequestEntry(_Entry):
+    """One request to the Messages API, recorded so the CLI can replay it.
+
+    The body is not repeated: ``shape_hash`` names the `APIRequestShapeEntry` holding its
+    system prompt and tools; its first ``keep`` messages are those of the request whose id
+    is ``base``, and ``tail`` lists the hashes of the others (`APIRequestBlobEntry`);
+    ``params`` are the other parameters (``model``, ``betas``, ``max_tokens``, ``thinking``,
+    ...).
+
+    Attributes:
+        id: this record's id (an `AssistantEntry`'s ``request_ref``).
+        query_source: what sent the request (``sdk`` in the recorded runs).
+        request_digest: a hash of the whole request (``cut_request_digest`` instead when
+            ``cut`` says which parts were cut from it).
+    """
+
+    type: ClassVar[str] = "api-request"
+    id: str | None = None
+    version: str | None = None
+    agent_id: str | None = None
+    query_source: str | None = None
+    shape_hash: str | None = None
+    params: dict[str, Any] | None = None
+    withheld: list[Any] | None = None
+    base: str | None = None
+    keep: int | None = None
+    tail: list[str] | None = None
+    cache_control: list[Any] | None = None
+    request_digest: str | None = None
+    cut: dict[str, Any] | None = None
+    cut_request_digest: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class APIRequestShapeEntry(_Entry):
+    """The system prompt and tools of API requests (``shape``: ``system``, ``tools``), written
+    once per transcript for each ``shape_hash`` (tens of kB)."""
+
+    type: ClassVar[str] = "api-request-shape"
+    version: str | None = None
+    agent_id: str | None = None
+    shape_hash: str | None = None
+    shape: dict[str, Any] | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class APIRequestBlobEntry(_Entry):
+    """One message of API requests as it was sent (``message``: ``role``, ``content``, ...),
+    written once per transcript for each ``hash``."""
+
+    type: ClassVar[str] = "api-request-blob"
+    agent_id: str | None = None
+    hash: str | None = None
+    message: dict[str, Any] | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class CostStateEntry(_Entry):
+    """The process's costs, written when it ends (in the CLI's code, a resume restores its
+    cost counters from the last one).
+
+    Attributes:
+        total_cost_usd: the cost in US dollars (``totalCostUSD``).
+        total_api_duration: milliseconds spent in API calls (``totalAPIDuration``).
+        total_duration: the process's wall-clock milliseconds.
+        start_time: when the process started (epoch milliseconds).
+        model_usage: model -> its usage (the wire model's `ModelUsage`).
+    """
+
+    type: ClassVar[str] = "cost-state"
+    total_cost_usd: float | None = None
+    total_api_duration: int | None = None
+    total_api_duration_without_retries: int | None = None
+    total_tool_duration: int | None = None
+    total_lines_added: int | None = None
+    total_lines_removed: int | None = None
+    total_duration: int | None = None
+    start_time: int | None = None
+    model_usage: dict[str, ModelUsage] | None = None
+    has_unknown_model_cost: bool | None = None
+    model_call_cost_usd: float | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class AtisLatchEntry(_Entry):
+    """Per-session state: ``atis``, printable ASCII without spaces (empty in the recorded
+    runs); the last one wins, and the CLI re-appends it on resume and copies it into a fork."""
+
+    type: ClassVar[str] = "atis-latch"
+    atis: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class ToolsUsedEntry(_Entry):
+    """The names of the tools the session has used so far (the last one wins)."""
+
+    type: ClassVar[str] = "tools-used"
+    tools: list[str] | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class UnknownEntry(UnknownBase):
     """An entry of a kind this module does not type (``raw`` is the line's object).
 
-    The CLI writes many bookkeeping kinds (``api-request``, ``cost-state``, ``tools-used``,
-    ...) and adds new ones; all of them arrive here, whole.
+    The CLI's code names more kinds than are typed here (``file-history-snapshot``,
+    ``content-replacement``, ``worktree-state``, ...) and new versions add more; all of them
+    arrive here, whole.
     """
 
     @property
@@ -299,8 +444,27 @@ TranscriptEntry: TypeAlias = (
     | AgentNameEntry
     | ModeEntry
     | QueueOperationEntry
+    | APIRequestEntry
+    | APIRequestShapeEntry
+    | APIRequestBlobEntry
+    | CostStateEntry
+    | AtisLatchEntry
+    | ToolsUsedEntry
     | UnknownEntry
 )
+
+#: Field -> wire key, per class, for the keys that are not the field's camelCase (the wire
+#: specs of the entries in ``claude_sdk._protocol.schema`` are built from this table).
+WIRE_KEYS: dict[type, dict[str, str]] = {
+    UserEntry: {"source_tool_assistant_uuid": "sourceToolAssistantUUID"},
+    ProgressEntry: {"tool_use_id": "toolUseID", "parent_tool_use_id": "parentToolUseID"},
+    CostStateEntry: {
+        "total_cost_usd": "totalCostUSD",
+        "total_api_duration": "totalAPIDuration",
+        "total_api_duration_without_retries": "totalAPIDurationWithoutRetries",
+        "model_call_cost_usd": "modelCallCostUSD",
+    },
+}
 
 
 def content_text(content: Any) -> str:

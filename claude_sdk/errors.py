@@ -20,6 +20,7 @@ This module is pure: it performs no I/O and imports nothing else from the SDK at
 from __future__ import annotations
 
 import signal as _signal
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
@@ -41,6 +42,8 @@ __all__ = [
     "SessionNotFoundError",
     "SessionStoreError",
     "ResultError",
+    "StructuredOutputError",
+    "STARTUP_FAILURES",
     "classify_result",
 ]
 
@@ -279,11 +282,26 @@ class ProcessError(ClaudeSDKError):
         super().__init__(message, kind=kind)
 
     @property
+    def startup_failure_reason(self) -> str | None:
+        """Why the CLI refused to start when it said so on stderr rather than in an error
+        result (a `STARTUP_FAILURES` key, for example ``"sideload_flags_disabled"``)."""
+        if self.signal is not None or not self.stderr_tail:
+            return None
+        for words, reason in _STARTUP_STDERR:
+            if words in self.stderr_tail:
+                return reason
+        return None
+
+    @property
     def retryable(self) -> bool:
         """Killed, crashed, unreachable or timed out: True; could not start, no such
-        container, or the CLI's stderr says it cannot authenticate: False."""
+        container, the CLI's stderr says it cannot authenticate or refuses to start (see
+        `startup_failure_reason`): False."""
         if self.kind in ("spawn", "container_not_found"):
             return False
+        reason = self.startup_failure_reason
+        if reason is not None:
+            return STARTUP_FAILURES.get(reason, ("", False))[1]
         if self.kind in _TRANSIENT_KINDS or self.signal is not None:
             return True
         tail = self.stderr_tail.lower()
@@ -304,6 +322,9 @@ class ProcessError(ClaudeSDKError):
             head = f"Claude Code CLI{cli} was {self._status()}"
         elif self.exit_code is not None:
             head = f"Claude Code CLI{cli} exited with {self._status()}"
+            reason = self.startup_failure_reason
+            if reason is not None:
+                head += f": it refused to start ({reason}: {STARTUP_FAILURES[reason][0]})"
         else:
             head = f"Claude Code CLI{cli} failed"
         return head
@@ -738,6 +759,110 @@ _TERMINAL_KINDS = {
 }
 
 
+#: Why a CLI refused to start (``ResultMessage.startup_failure_reason``), in the CLI's words
+#: shortened: the fix to offer, and whether a retry alone may succeed. A reason not listed
+#: (a newer CLI) still gives kind ``"startup"``; its text comes from the result's ``errors``.
+STARTUP_FAILURES: Mapping[str, tuple[str, bool]] = {
+    "org_pin_api_key_conflict": (
+        "managed settings pin a sign-in, but an API key or auth token is configured instead",
+        False,
+    ),
+    "provider_not_allowed": (
+        "managed settings (allowedProviders) do not list the API provider this session uses",
+        False,
+    ),
+    "org_verify_failed": (
+        "the sign-in's organization could not be verified (network, or a revoked token)",
+        True,
+    ),
+    "org_pin_mismatch": (
+        "the sign-in belongs to an organization the managed pin does not allow",
+        False,
+    ),
+    "managed_settings_invalid": (
+        "managed settings could not be read, or leave no allowed model",
+        False,
+    ),
+    "remote_settings_required_unavailable": (
+        "settings the organization requires could not be loaded",
+        True,
+    ),
+    "gateway_signin_required": ("the Cloud gateway ended this sign-in: sign in again", False),
+    "gateway_access_denied": (
+        "the Cloud gateway refused managed settings for this account",
+        False,
+    ),
+    "proxy_invalid": ("a proxy setting is not a complete URL", False),
+    "temp_dir_unusable": (
+        "the per-user temp directory is unsafe or could not be created",
+        False,
+    ),
+    "cwd_unavailable": (
+        "the working directory was deleted, moved or cannot be read: start from another one",
+        False,
+    ),
+    "shell_tool_missing": ("no shell tool (Windows: Git Bash and PowerShell missing)", False),
+    "session_held_by_background": (
+        "the conversation to resume is running as a background session",
+        True,
+    ),
+    "worktree_resume_refused": (
+        "the session's worktree failed its safety checks, or the resume ran inside it",
+        False,
+    ),
+    "worktree_unverified": ("the session's worktree could not be verified right now", True),
+    "cli_version_too_old": ("this CLI is older than the minimum required: update it", False),
+    "bypass_root": ("bypassPermissions was asked for while running as root", False),
+    "org_config_required_unavailable": (
+        "the organization's required policy limits and settings could not be loaded",
+        True,
+    ),
+    "org_config_refused": (
+        "the organization's policy refused this sign-in: sign in again or ask an admin",
+        False,
+    ),
+    "sandbox_required_unavailable": (
+        "a working sandbox is required and cannot run here (e.g. bubblewrap missing)",
+        False,
+    ),
+    "initialize_not_first": (
+        "the CLI's first stdin line was not the initialize request (a wrapper changed it?)",
+        False,
+    ),
+    "config_file_invalid": (
+        "a configuration file read at start-up is not valid JSON: repair it",
+        False,
+    ),
+    "managed_settings_not_delivered": (
+        "the managed settings expected in the initialize request could not be used",
+        False,
+    ),
+    "initialize_fields_not_delivered": (
+        "the fields named by --initialize-fields could not be used from the initialize request",
+        False,
+    ),
+    "sideload_flags_disabled": (
+        "managed settings set disableSideloadFlags, and this launch names its own plugins, "
+        "agents or MCP servers: start without them",
+        False,
+    ),
+}
+
+
+#: What a CLI writes on stderr when it refuses to start before it can write an error result
+#: (then exits 1): words -> `STARTUP_FAILURES` key.
+_STARTUP_STDERR: tuple[tuple[str, str], ...] = (
+    ("managed settings (disableSideloadFlags)", "sideload_flags_disabled"),
+    ("cannot be used with root/sudo privileges", "bypass_root"),
+)
+
+
+def startup_failure(result: object) -> str | None:
+    """The startup-failure reason of an error result (None when it is another error)."""
+    reason = getattr(result, "startup_failure_reason", None)
+    return reason if isinstance(reason, str) and reason else None
+
+
 def classify_result(result: object) -> str:
     """Return the ``kind`` of an error result.
 
@@ -745,6 +870,7 @@ def classify_result(result: object) -> str:
     and ``errors`` with ``getattr`` (missing attributes count as ``None``), so any object
     shaped like a ``ResultMessage`` works. The first rule that matches wins:
 
+    0. ``startup_failure_reason`` set (the CLI refused to start) -> ``"startup"``.
     1. ``subtype``: ``error_max_turns`` -> ``"max_turns"``, ``error_max_budget_usd`` ->
        ``"budget"``, ``error_max_structured_output_retries`` -> ``"structured_output"``.
     2. ``api_error_status``: 401/403 -> ``"auth"``, 429 -> ``"rate_limit"``, 529 ->
@@ -765,6 +891,8 @@ def classify_result(result: object) -> str:
     Returns:
         The kind, for example ``"rate_limit"``.
     """
+    if startup_failure(result) is not None:
+        return "startup"
     subtype = getattr(result, "subtype", None)
     if isinstance(subtype, str) and subtype in _SUBTYPE_KINDS:
         return _SUBTYPE_KINDS[subtype]
@@ -793,8 +921,14 @@ def _describe_result(result: object) -> str:
     status = getattr(result, "api_error_status", None)
     if status is not None:
         facts.append(f"api_error_status={status}")
-    head = f"turn ended with {subtype or 'an error'}"
-    if subtype == "success" and getattr(result, "is_error", None) is True:
+    reason = startup_failure(result)
+    if reason is not None:
+        known = STARTUP_FAILURES.get(reason)
+        why = f": {known[0]}" if known else ""
+        head = f"the CLI refused to start ({reason}{why})"
+    else:
+        head = f"turn ended with {subtype or 'an error'}"
+    if reason is None and subtype == "success" and getattr(result, "is_error", None) is True:
         head = "turn ended with an error"
     if facts:
         head += f" ({', '.join(facts)})"
@@ -828,8 +962,17 @@ class ResultError(ClaudeSDKError):
         super().__init__(message, kind=kind if kind is not None else classify_result(result))
 
     @property
+    def startup_failure_reason(self) -> str | None:
+        """Why the CLI refused to start (``kind == "startup"``), else None."""
+        return startup_failure(self.result)
+
+    @property
     def retryable(self) -> bool:
-        """429, 529, any 5xx, or an API error without a status (a dropped connection)."""
+        """429, 529, any 5xx, or an API error without a status (a dropped connection); a
+        startup failure only when its reason may pass (`STARTUP_FAILURES`)."""
+        reason = startup_failure(self.result)
+        if reason is not None:
+            return STARTUP_FAILURES.get(reason, ("", False))[1]
         status = getattr(self.result, "api_error_status", None)
         if isinstance(status, int) and not isinstance(status, bool):
             return status in (408, 409, 429, 529) or status >= 500
@@ -844,3 +987,43 @@ class ResultError(ClaudeSDKError):
 
     def _facts(self) -> dict[str, Any]:
         return {**super()._facts(), "result": self.result}
+
+
+class StructuredOutputError(ResultError):
+    """A successful turn without the structured output ``output_format`` asked for: none at
+    all, or one that does not validate against the schema or turn into the class.
+
+    ``ask()`` raises it; the `ResultMessage` says the same in ``structured_output_error``.
+    ``kind`` is ``"structured_output"`` (as for the CLI's own
+    ``error_max_structured_output_retries``); a retry may succeed (the model may answer
+    correctly next time), so it is `retryable`.
+
+    Attributes:
+        result: The ``ResultMessage`` (``subtype="success"``).
+        problem: What is wrong, for example ``$.age: expected integer, got string``.
+    """
+
+    problem: str
+
+    def __init__(
+        self,
+        message: str | None = None,
+        *,
+        result: ResultMessage,
+        problem: str,
+        kind: str | None = None,
+    ) -> None:
+        """Initialise from the result and what is wrong with its structured output."""
+        self.problem = problem
+        super().__init__(message, result=result, kind=kind or "structured_output")
+
+    @property
+    def retryable(self) -> bool:
+        """True: the model may give a fitting answer on another try."""
+        return True
+
+    def _default_message(self) -> str:
+        return f"structured output unusable: {self.problem}"
+
+    def _facts(self) -> dict[str, Any]:
+        return {**super()._facts(), "problem": self.problem}

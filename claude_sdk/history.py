@@ -18,16 +18,24 @@ Example::
 
     for info in history.list_sessions():  # the sessions of the current directory
         print(info.session_id, info.modified, info.title or info.first_prompt)
+    page = history.list_all_sessions(limit=20)  # every project's, newest first
+    more = history.list_all_sessions(limit=20, after=page[-1])
     entries = history.read_session(info.session_id)  # typed transcript entries
     fork_id = history.fork_session(info.session_id)  # resume it with Options(resume=fork_id)
 
 Contract:
 
-* Synchronous file I/O, no CLI needed. Session ids must be UUIDs and agent ids plain names;
-  anything else (``../x``, a path) raises `ValueError` before the file system is touched.
+* Synchronous file I/O, no CLI needed (``git worktree list`` runs when a listing includes a
+  repository's worktrees). Session ids must be UUIDs and agent ids plain names; anything
+  else (``../x``, a path) raises `ValueError` before the file system is touched.
+* Listings read each transcript's two ends only (`HEAD_TAIL_BYTES` of each, as the CLI
+  does), so their cost per session does not grow with the transcript; `SessionInfo` says
+  what that leaves out. They are ordered newest first by `SessionInfo.modified`, then by
+  session id, and paged with ``limit`` and ``offset`` or the cursor ``after``.
 * A session that does not exist raises `claude_sdk.errors.SessionNotFoundError`. With
   ``cwd=None`` a session is looked up in the current directory's project first, then in every
-  project (a session id is unique); with ``cwd`` given, only in that project.
+  project (a session id is unique); with ``cwd`` given, in that project, then in the projects
+  of its git repository's other worktrees.
 * Reading never fails on content: each line becomes a typed entry (`UserEntry`,
   `AssistantEntry`, ...; their ``message`` typed with the SDK's wire model), an entry kind
   this module does not know becomes `UnknownEntry` holding the line's dict, and a line that
@@ -53,16 +61,22 @@ import uuid as _uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
+from stat import S_ISREG
+from typing import TYPE_CHECKING, Any, Final, TypeAlias, TypeVar
 
 import attrs
 
 from ._entries import (
     AgentNameEntry,
     AiTitleEntry,
+    APIRequestBlobEntry,
+    APIRequestEntry,
+    APIRequestShapeEntry,
     AssistantEntry,
+    AtisLatchEntry,
     AttachmentEntry,
     ChainEntry,
+    CostStateEntry,
     CustomTitleEntry,
     LastPromptEntry,
     ModeEntry,
@@ -71,6 +85,7 @@ from ._entries import (
     SummaryEntry,
     SystemEntry,
     TagEntry,
+    ToolsUsedEntry,
     TranscriptEntry,
     UnknownEntry,
     UserEntry,
@@ -102,7 +117,9 @@ __all__ = [
     # listing and reading
     "SessionInfo",
     "SubagentInfo",
+    "HEAD_TAIL_BYTES",
     "list_sessions",
+    "list_all_sessions",
     "session_info",
     "read_session",
     "session_messages",
@@ -133,6 +150,12 @@ __all__ = [
     "AgentNameEntry",
     "ModeEntry",
     "QueueOperationEntry",
+    "APIRequestEntry",
+    "APIRequestShapeEntry",
+    "APIRequestBlobEntry",
+    "CostStateEntry",
+    "AtisLatchEntry",
+    "ToolsUsedEntry",
     "UnknownEntry",
     "decode_entry",
 ]
@@ -165,6 +188,12 @@ _NOT_A_PROMPT = re.compile(
     r"|\[Request interrupted by user[^\]]*\])"
 )
 _TITLE_SIDECAR = "custom-title.json"
+#: Bytes `list_sessions` reads from each end of a transcript (the official SDKs read 64 KiB).
+HEAD_TAIL_BYTES: Final = 64 * 1024
+#: Seconds ``git worktree list`` may take.
+_GIT_TIMEOUT = 5.0
+#: Variables that would point git at another repository than the one of its working directory.
+_GIT_LOCATION_VARS = ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE")
 
 
 def decode_entry(data: Mapping[str, Any]) -> TranscriptEntry:
@@ -194,15 +223,28 @@ def _decode_in_place(data: dict[str, Any]) -> TranscriptEntry:
 class SessionInfo:
     """What `list_sessions` tells about one session.
 
+    Read from the transcript's two ends (`HEAD_TAIL_BYTES` of each, or the ``window`` given),
+    as the CLI lists sessions: a transcript no longer than the two ends together is read
+    whole and every value is exact. In a longer one the middle is not read, so:
+    ``message_count`` is None; ``first_prompt`` is the first prompt of the head (of the tail
+    if the head has none); the title, tag, summary, last prompt, branch and version are the
+    latest in the tail, else in the head (the CLI re-appends its per-session state to the
+    tail when a session resumes, so the tail normally holds them; a custom title missing
+    from the tail is read from ``custom-title.json`` first, as the CLI does); ``created`` and
+    ``modified`` are the earliest and latest times of the two ends (``modified`` is the
+    file's time when no line of the tail has one). A value written only in the middle, or in
+    a line longer than the window, is not seen.
+
     Attributes:
         session_id: the id (``Options(resume=session_id)`` continues it).
         path: the transcript file.
         created: the time of its first entry (the file's time if no entry has one).
         modified: the time of its last entry (the file's time if no entry has one); tagging
-            or renaming does not change it.
+            or renaming does not change it. Listings are ordered by it.
         size: the transcript's size in bytes.
         message_count: the user and assistant entries of the transcript (tool results
-            included; subagents' and the CLI's own ``isMeta`` notes excluded).
+            included; subagents' and the CLI's own ``isMeta`` notes excluded); None when the
+            transcript was not read whole.
         first_prompt: the first prompt the user wrote, or None.
         last_prompt: the prompt of the latest turn (``last-prompt`` entries), or None.
         custom_title: the title given with ``rename_session`` (CLI or this module), or None.
@@ -219,7 +261,7 @@ class SessionInfo:
     created: datetime
     modified: datetime
     size: int
-    message_count: int = 0
+    message_count: int | None = 0
     first_prompt: str | None = None
     last_prompt: str | None = None
     custom_title: str | None = None
@@ -307,6 +349,9 @@ def session_path(
 ) -> Path:
     """The transcript file of a session.
 
+    Looked up in the project of ``cwd``, then in the projects of that repository's other git
+    worktrees; with ``cwd=None``, in the current directory's project, then in every project.
+
     Raises:
         ValueError: ``session_id`` is not a UUID.
         SessionNotFoundError: there is no such session.
@@ -321,42 +366,105 @@ def session_path(
             others = sorted(p for p in _projects(config_dir).iterdir() if p != first)
         except OSError:
             others = []
-        for project in others:
-            if (project / name).is_file():
-                return project / name
+    else:
+        others = _project_dirs(cwd, config_dir, include_worktrees=True)[1:]
+    for project in others:
+        if (project / name).is_file():
+            return project / name
     raise SessionNotFoundError(session_id=session_id)
 
 
 def list_sessions(
-    cwd: _StrPath | None = None, *, config_dir: _StrPath | None = None
+    cwd: _StrPath | None = None,
+    *,
+    config_dir: _StrPath | None = None,
+    include_worktrees: bool = True,
+    limit: int | None = None,
+    offset: int = 0,
+    after: SessionInfo | None = None,
+    window: int | None = HEAD_TAIL_BYTES,
 ) -> list[SessionInfo]:
-    """The sessions run in ``cwd`` (default: the current directory), newest first.
+    """The sessions of the project of ``cwd`` (default: the current directory), newest first.
 
-    An empty list when the project directory does not exist. Each transcript is read whole
-    (a line at a time); files whose name is not ``<uuid>.jsonl`` are not sessions.
+    Newest first is by ``modified``, then by session id (a total order: the same files give
+    the same pages). With ``include_worktrees``, a git repository's sessions include those
+    run in its other worktrees (the projects of the paths ``git worktree list`` gives), as
+    the CLI's ``/resume`` and the official SDKs list them. Files whose name is not
+    ``<uuid>.jsonl`` are not sessions; files that cannot be read are skipped. An empty list
+    when no session has run there.
+
+    Each transcript is read at its two ends only, ``window`` bytes of each (whole when it
+    is no longer than ``2 * window``; ``window=None`` reads every transcript whole): see
+    `SessionInfo` for what that leaves out of a longer one.
+
+    Args:
+        cwd: the project's working directory.
+        config_dir: the CLI's configuration directory (default: `config_dir`).
+        include_worktrees: also list the sessions of the repository's other git worktrees.
+        limit: at most this many sessions (None: all).
+        offset: skip this many sessions first.
+        after: start after this session, the last one of the previous page (a cursor that,
+            unlike ``offset``, neither repeats nor skips a session when sessions are added
+            or resumed between two calls).
+        window: bytes read from each end of a transcript (None: whole).
+
+    Raises:
+        ValueError: ``limit``, ``offset`` or ``window`` is negative (``window`` zero).
     """
-    directory = project_dir(cwd, config_dir=config_dir)
+    _check_paging(limit, offset, window)
+    directories = _project_dirs(cwd, config_dir, include_worktrees=include_worktrees)
+    return _page(_scan_projects(directories, window), limit=limit, offset=offset, after=after)
+
+
+def list_all_sessions(
+    *,
+    config_dir: _StrPath | None = None,
+    limit: int | None = None,
+    offset: int = 0,
+    after: SessionInfo | None = None,
+    window: int | None = HEAD_TAIL_BYTES,
+) -> list[SessionInfo]:
+    """The sessions of every project, newest first (as `list_sessions` orders and pages).
+
+    A session id found in two projects is listed once, from the transcript modified last.
+
+    Example::
+
+        page = history.list_all_sessions(limit=50)
+        while page:
+            for info in page:
+                print(info.modified, info.cwd, info.title or info.first_prompt)
+            page = history.list_all_sessions(limit=50, after=page[-1])
+
+    Raises:
+        ValueError: ``limit``, ``offset`` or ``window`` is negative (``window`` zero).
+    """
+    _check_paging(limit, offset, window)
     try:
-        files = [p for p in directory.iterdir() if p.suffix == ".jsonl" and _is_uuid(p.stem)]
-    except (FileNotFoundError, NotADirectoryError):
-        return []
-    infos = [info for info in map(_session_info_if_there, files) if info is not None]
-    infos.sort(key=lambda i: (i.modified, i.session_id), reverse=True)
-    return infos
+        directories = sorted(p for p in _projects(config_dir).iterdir() if p.is_dir())
+    except OSError:
+        directories = []
+    return _page(_scan_projects(directories, window), limit=limit, offset=offset, after=after)
 
 
 def session_info(
-    session_id: str, cwd: _StrPath | None = None, *, config_dir: _StrPath | None = None
+    session_id: str,
+    cwd: _StrPath | None = None,
+    *,
+    config_dir: _StrPath | None = None,
+    window: int | None = HEAD_TAIL_BYTES,
 ) -> SessionInfo:
-    """What `list_sessions` tells about one session.
+    """What `list_sessions` tells about one session (``window=None`` reads it whole, for an
+    exact ``message_count`` of a long transcript).
 
     Raises:
-        ValueError: ``session_id`` is not a UUID.
+        ValueError: ``session_id`` is not a UUID; ``window`` is not positive.
         SessionNotFoundError: there is no such session.
     """
+    _check_paging(None, 0, window)
     path = session_path(session_id, cwd, config_dir=config_dir)
     try:
-        return _session_info(path)
+        return _session_info(path, window)
     except FileNotFoundError:
         raise SessionNotFoundError(session_id=session_id) from None
 
@@ -697,8 +805,19 @@ class StoreHistory:
 
     # -- listing ----------------------------------------------------------------------
 
-    async def list_sessions(self) -> list[SessionInfo]:
-        """The project's sessions, newest first (needs a store with ``list_sessions``)."""
+    async def list_sessions(
+        self, *, limit: int | None = None, offset: int = 0, after: SessionInfo | None = None
+    ) -> list[SessionInfo]:
+        """The project's sessions, newest first, paged as `list_sessions` pages (needs a
+        store with ``list_sessions``).
+
+        Every session is loaded (whole: ``message_count`` is always counted) to order them;
+        ``SessionInfo.path`` is the transcript's file name.
+
+        Raises:
+            ValueError: ``limit`` or ``offset`` is negative.
+        """
+        _check_paging(limit, offset, None)
         lister = getattr(self.store, "list_sessions", None)
         if lister is None:
             raise OptionsError(
@@ -714,8 +833,7 @@ class StoreHistory:
             entries = await self._load(session_id)
             if entries:
                 infos.append(await self._in_files(session_id, {"": entries}, _store_info))
-        infos.sort(key=lambda i: (i.modified, i.session_id), reverse=True)
-        return infos
+        return _page(infos, limit=limit, offset=offset, after=after)
 
     async def session_info(self, session_id: str) -> SessionInfo:
         """What `list_sessions` tells about one session."""
@@ -883,7 +1001,7 @@ def _store_write(path: Path, entries: Sequence[dict[str, Any]]) -> None:
 
 
 def _store_info(config: Path, session_id: str) -> SessionInfo:
-    info = session_info(session_id, config_dir=config)
+    info = session_info(session_id, config_dir=config, window=None)  # loaded whole anyway
     return attrs.evolve(info, path=Path(info.path.name))  # the temporary file is gone
 
 
@@ -1110,13 +1228,6 @@ def _str(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _session_info_if_there(path: Path) -> SessionInfo | None:
-    try:
-        return _session_info(path)
-    except FileNotFoundError:  # deleted while we looked
-        return None
-
-
 def _subagent_info_if_there(
     session_id: str, agent_id: str, transcript: Path
 ) -> SubagentInfo | None:
@@ -1135,58 +1246,282 @@ def _is_message(obj: Mapping[str, Any]) -> bool:
     )
 
 
-def _session_info(path: Path) -> SessionInfo:
-    stat = path.stat()
-    session_id = path.stem
-    first: datetime | None = None
-    last: datetime | None = None
-    count = 0
-    fields: dict[str, Any] = {}
-    first_prompt: str | None = None
-    for o in _read_objects(path):
+class _Scan:
+    """What a run of consecutive transcript lines tells about a session (fed in file order).
+
+    ``state`` holds the latest value of each per-session kind seen (None for one that clears
+    it), so that two runs (head and tail) can be merged: the tail's wins where it has one.
+    """
+
+    __slots__ = (
+        "cwd",
+        "first",
+        "first_prompt",
+        "git_branch",
+        "last",
+        "messages",
+        "state",
+        "version",
+    )
+
+    def __init__(self) -> None:
+        self.first: datetime | None = None
+        self.last: datetime | None = None
+        self.messages = 0
+        self.first_prompt: str | None = None
+        self.cwd: str | None = None
+        self.git_branch: str | None = None
+        self.version: str | None = None
+        self.state: dict[str, str | None] = {}
+
+    def feed(self, o: Mapping[str, Any]) -> None:
         kind = o.get("type")
         when = _parse_time(o.get("timestamp"))
         if when is not None:
-            first = when if first is None else min(first, when)
-            last = when if last is None else max(last, when)
+            if self.first is None or when < self.first:
+                self.first = when
+            if self.last is None or when > self.last:
+                self.last = when
         if _is_message(o) and not o.get("isSidechain"):
-            count += 1
-            if kind == "user" and first_prompt is None:
-                first_prompt = _prompt_of(o)
+            self.messages += 1
+            if kind == "user" and self.first_prompt is None:
+                self.first_prompt = _prompt_of(o)
         if kind in _CHAIN_TYPES:
-            if "cwd" not in fields and _str(o.get("cwd")):
-                fields["cwd"] = o["cwd"]
+            if self.cwd is None and _str(o.get("cwd")):
+                self.cwd = o["cwd"]
             if _str(o.get("gitBranch")):
-                fields["git_branch"] = o["gitBranch"]
+                self.git_branch = o["gitBranch"]
             if _str(o.get("version")):
-                fields["version"] = o["version"]
-        elif kind == "custom-title":
-            fields["custom_title"] = _str(o.get("customTitle")) or None
-        elif kind == "ai-title":
-            fields["ai_title"] = _str(o.get("aiTitle")) or None
-        elif kind == "tag":
-            fields["tag"] = _str(o.get("tag")) or None
-        elif kind == "summary":
-            fields["summary"] = _str(o.get("summary")) or None
-        elif kind == "last-prompt":
-            fields["last_prompt"] = _str(o.get("lastPrompt")) or None
-        elif kind == "relocated" and _str(o.get("relocatedCwd")):
-            fields["relocated"] = o["relocatedCwd"]
-    if "relocated" in fields:
-        fields["cwd"] = fields.pop("relocated")
-    if "custom_title" not in fields:
-        fields["custom_title"] = _read_title_sidecar(path)
+                self.version = o["version"]
+            return
+        key = _STATE_KEYS.get(kind) if isinstance(kind, str) else None
+        if key is not None:
+            field, wire = key
+            if field == "relocated":
+                if _str(o.get(wire)):
+                    self.state[field] = o[wire]
+            else:
+                self.state[field] = _str(o.get(wire)) or None
+
+
+#: Kind -> (`SessionInfo` field, wire key) of the per-session values a listing reads.
+_STATE_KEYS: dict[str, tuple[str, str]] = {
+    "custom-title": ("custom_title", "customTitle"),
+    "ai-title": ("ai_title", "aiTitle"),
+    "tag": ("tag", "tag"),
+    "summary": ("summary", "summary"),
+    "last-prompt": ("last_prompt", "lastPrompt"),
+    "relocated": ("relocated", "relocatedCwd"),
+}
+
+
+def _session_info(path: Path, window: int | None) -> SessionInfo:
+    """`SessionInfo` of a transcript, read whole or at its two ends (see `SessionInfo`)."""
+    if window is None:
+        stat = path.stat()
+        whole = _Scan()
+        for o in _read_objects(path):
+            whole.feed(o)
+        return _info(path, stat, head=whole, tail=whole, whole=True)
+    stat, head_lines, tail_lines = _read_ends(path, window)
+    head = _scan_lines(path, head_lines)
+    if tail_lines is None:
+        return _info(path, stat, head=head, tail=head, whole=True)
+    return _info(path, stat, head=head, tail=_scan_lines(path, tail_lines), whole=False)
+
+
+def _info(
+    path: Path, stat: os.stat_result, *, head: _Scan, tail: _Scan, whole: bool
+) -> SessionInfo:
+    """Merge the scans of the head and the tail (the same scan when the file was read whole)."""
+    state = {**head.state, **tail.state}
+    if "custom_title" not in tail.state:
+        # As the CLI reads it: the tail's title, then the sidecar, then the head's.
+        sidecar = _read_title_sidecar(path)
+        if sidecar is not None or "custom_title" not in head.state:
+            state["custom_title"] = sidecar
+    relocated = state.pop("relocated", None)
     mtime = _file_time(stat)
+    times = [t for t in (head.first, head.last, tail.first, tail.last) if t is not None]
+    modified = max(times, default=mtime)
+    if tail.last is None and not whole:
+        # The tail has no dated line (it holds only long cut lines and state entries): the
+        # last entry is somewhere after the head, and the file's time is the nearer guess.
+        modified = max(modified, mtime)
     return SessionInfo(
-        session_id=session_id,
+        session_id=path.stem,
         path=path,
-        created=first or mtime,
-        modified=last or mtime,
+        created=min(times, default=mtime),
+        modified=modified,
         size=stat.st_size,
-        message_count=count,
-        first_prompt=first_prompt,
-        **fields,
+        message_count=head.messages if whole else None,
+        first_prompt=head.first_prompt or tail.first_prompt,
+        cwd=relocated or head.cwd or tail.cwd,
+        git_branch=tail.git_branch or head.git_branch,
+        version=tail.version or head.version,
+        **state,
     )
+
+
+def _read_ends(path: Path, window: int) -> tuple[os.stat_result, list[bytes], list[bytes] | None]:
+    """The complete lines of a transcript's first and last ``window`` bytes (the tail is None
+    when the file is no longer than ``2 * window``: the head holds every line).
+
+    Reads at most ``2 * window + 1`` bytes, whatever the file's size; a line cut by either
+    window is left out (but the file's last line, which may lack its newline, is kept).
+
+    Raises:
+        FileNotFoundError: there is no such file.
+        OSError: it cannot be read, or it is not a regular file.
+    """
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        stat = os.fstat(fd)
+        if not S_ISREG(stat.st_mode):
+            raise OSError(f"not a regular file: {path}")
+        size = stat.st_size
+        if size <= 2 * window:
+            return stat, _pread(fd, size, 0).split(b"\n"), None
+        head = _pread(fd, window, 0).split(b"\n")
+        del head[-1]  # cut by the window (or empty, after a newline)
+        tail = _pread(fd, window + 1, size - window - 1).split(b"\n")
+        del tail[0]  # cut by the window (or the one byte before it, a newline)
+        return stat, head, tail
+    finally:
+        os.close(fd)
+
+
+def _pread(fd: int, size: int, offset: int) -> bytes:
+    """Up to ``size`` bytes at ``offset`` (fewer only at the end of the file)."""
+    parts = []
+    while size > 0:
+        chunk = os.pread(fd, size, offset)
+        if not chunk:
+            break
+        parts.append(chunk)
+        size -= len(chunk)
+        offset += len(chunk)
+    return b"".join(parts)
+
+
+def _scan_lines(path: Path, lines: Sequence[bytes]) -> _Scan:
+    scan = _Scan()
+    skipped = 0
+    for line in lines:
+        if not line.strip():
+            continue
+        try:
+            data = _codec.loads(line)
+        except MessageDecodeError:
+            skipped += 1
+            continue
+        if data.__class__ is not dict:
+            skipped += 1
+            continue
+        scan.feed(data)
+    if skipped:
+        logger.warning("%s: %d lines that are not JSON objects skipped", path, skipped)
+    return scan
+
+
+def _session_info_if_there(path: Path, window: int | None) -> SessionInfo | None:
+    try:
+        return _session_info(path, window)
+    except FileNotFoundError:  # deleted while we looked
+        return None
+    except OSError as exc:
+        logger.warning("%s: not read (%s); left out of the listing", path, exc)
+        return None
+
+
+def _check_paging(limit: int | None, offset: int, window: int | None) -> None:
+    if limit is not None and limit < 0:
+        raise ValueError(f"limit must not be negative: {limit!r}")
+    if offset < 0:
+        raise ValueError(f"offset must not be negative: {offset!r}")
+    if window is not None and window < 1:
+        raise ValueError(f"window must be positive (or None): {window!r}")
+
+
+def _scan_projects(directories: Sequence[Path], window: int | None) -> list[SessionInfo]:
+    """`SessionInfo` of every ``<uuid>.jsonl`` in the directories (one per session id: the
+    one modified last)."""
+    found: dict[str, SessionInfo] = {}
+    for directory in directories:
+        try:
+            files = sorted(
+                p for p in directory.iterdir() if p.suffix == ".jsonl" and _is_uuid(p.stem)
+            )
+        except OSError:  # not there, or not a directory
+            continue
+        for path in files:
+            info = _session_info_if_there(path, window)
+            if info is None:
+                continue
+            seen = found.get(info.session_id)
+            if seen is None or _order_key(info) > _order_key(seen):
+                found[info.session_id] = info
+    return list(found.values())
+
+
+def _order_key(info: SessionInfo) -> tuple[datetime, str]:
+    return (info.modified, info.session_id)
+
+
+def _page(
+    infos: list[SessionInfo], *, limit: int | None, offset: int, after: SessionInfo | None
+) -> list[SessionInfo]:
+    """Newest first (``modified``, then session id, descending), after the cursor, then
+    ``offset`` and ``limit``."""
+    infos.sort(key=_order_key, reverse=True)
+    if after is not None:
+        cursor = _order_key(after)
+        infos = [i for i in infos if _order_key(i) < cursor]
+    end = None if limit is None else offset + limit
+    return infos[offset:end]
+
+
+def _project_dirs(
+    cwd: _StrPath | None, config: _StrPath | None, *, include_worktrees: bool
+) -> list[Path]:
+    """The project directory of ``cwd``, then those of its repository's other worktrees."""
+    directories = [project_dir(cwd, config_dir=config)]
+    if include_worktrees:
+        for root in _worktree_roots(_canonical(cwd)):
+            directory = project_dir(root, config_dir=config)
+            if directory not in directories:
+                directories.append(directory)
+    return directories
+
+
+def _worktree_roots(cwd: str) -> list[str]:
+    """The worktree paths of the git repository ``cwd`` is in (``git worktree list``), or []
+    outside a repository, without git, or when git fails or hangs."""
+    import subprocess  # only for listings that look for worktrees
+
+    if not os.path.isdir(cwd):
+        return []
+    env = {k: v for k, v in os.environ.items() if k not in _GIT_LOCATION_VARS}
+    try:
+        done = subprocess.run(
+            ["git", "worktree", "list", "--porcelain"],
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=_GIT_TIMEOUT,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return []
+    if done.returncode != 0:
+        return []
+    roots = []
+    for line in done.stdout.splitlines():
+        if line.startswith(b"worktree "):
+            path = os.fsdecode(line[len(b"worktree ") :])
+            roots.append(unicodedata.normalize("NFC", path))
+    return roots
 
 
 def _read_title_sidecar(transcript: Path) -> str | None:

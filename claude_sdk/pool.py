@@ -226,18 +226,19 @@ class SessionPool:
                 del self._by_key[key]
 
     async def ask(self, key: str, prompt: Prompt) -> Reply:
-        """Send ``prompt`` in the session of ``key`` and collect the turn."""
-        from .errors import ResultError
-        from .messages import ResultMessage
+        """Send ``prompt`` in the session of ``key`` and collect the turn.
+
+        Raises:
+            ResultError: the turn ended with an error result.
+            StructuredOutputError: the options ask for structured output and the result's
+                is missing or does not validate.
+        """
+        from .query import reply_of
 
         async with self.session(key) as session:
             await session.send(prompt)
             messages: list[Message] = [m async for m in session.receive_response()]
-        result = messages[-1]
-        assert isinstance(result, ResultMessage)
-        if result.is_error:
-            raise ResultError(result=result)
-        return Reply(messages=tuple(messages), result=result, output_type=self.options.output_type)
+        return reply_of(messages, self.options)
 
     async def _acquire(self, key: str) -> _Slot:
         waited = False

@@ -22,7 +22,8 @@ import attrs
 
 from ._protocol.codec import default_codec
 from ._schema import structure_output
-from .errors import ResultError, SessionClosedError
+from ._structured import flag as flag_structured
+from .errors import ResultError, SessionClosedError, StructuredOutputError
 from .messages import ContentBlock, Message, ResultMessage, UserMessage
 from .options import Options
 from .session import MessageStream, open_session
@@ -156,14 +157,28 @@ async def ask(
 
     Raises:
         ResultError: the turn ended with an error result (``kind`` says which).
+        StructuredOutputError: ``output_format`` asked for structured output and the
+            result has none, or one that does not validate against the schema or class
+            (a `ResultError` with ``kind="structured_output"``).
         SessionClosedError: the CLI's output ended before a result.
     """
     async with query(prompt, options=options, transport=transport) as stream:
         messages: list[Message] = [message async for message in stream]
     if not messages or not isinstance(messages[-1], ResultMessage):
         raise SessionClosedError("the CLI's output ended before the turn's result")
+    return reply_of(messages, options)
+
+
+def reply_of(messages: Sequence[Message], options: Options | None) -> Reply:
+    """The `Reply` of a turn's messages (the last one its `ResultMessage`), or the error
+    `ask` raises for it (`ResultError`, `StructuredOutputError`)."""
     result = messages[-1]
+    assert isinstance(result, ResultMessage)
     if result.is_error:
         raise ResultError(result=result)
+    if options is not None:
+        problem = result.structured_output_error or flag_structured(result, options)
+        if problem is not None:
+            raise StructuredOutputError(result=result, problem=problem)
     output_type = options.output_type if options is not None else None
     return Reply(messages=tuple(messages), result=result, output_type=output_type)

@@ -25,10 +25,10 @@ def main(directory: str | None = None) -> None:
     for info in sessions:
         label = info.title or info.first_prompt or "(no prompt)"
         tag = f" [{info.tag}]" if info.tag else ""
-        print(
-            f"{info.modified:%Y-%m-%d %H:%M}  {info.session_id}  "
-            f"{info.message_count:3} messages  {label[:60]}{tag}"
-        )
+        # A listing reads each transcript's two ends: the count is known for short ones only.
+        count = info.message_count
+        size = f"{count:3} messages" if count is not None else f"{info.size // 1024:5} KiB"
+        print(f"{info.modified:%Y-%m-%d %H:%M}  {info.session_id}  {size}  {label[:60]}{tag}")
         for agent in history.list_subagent_transcripts(info.session_id, directory):
             print(f"    subagent {agent.agent_id} ({agent.agent_type}): {agent.description}")
 

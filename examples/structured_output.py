@@ -3,8 +3,14 @@
 ``Options(output_format=City)`` derives a JSON Schema from the class (here a standard-library
 dataclass; an attrs class, a TypedDict or a pydantic model works the same way) and asks the
 CLI for output that fits it; ``reply.structured_output`` is then a ``City`` (built and checked
-by the SDK; it raises ``ValueError`` naming the fields that do not fit). A JSON Schema dict
-works too, and then ``structured_output`` is the plain JSON value.
+by the SDK). A JSON Schema dict works too, and then ``structured_output`` is the plain JSON
+value.
+
+``ask()`` returns only output you can use: when the model ends the turn without structured
+output, or with a value that fails the schema or the class, it raises
+``cs.StructuredOutputError`` (a ``ResultError`` of kind ``"structured_output"``, retryable;
+``.problem`` says what is wrong), and a session's ``ResultMessage`` says the same in
+``structured_output_error``.
 
 Run: ``python examples/structured_output.py`` (needs a logged-in Claude Code CLI).
 """
@@ -35,6 +41,12 @@ async def main() -> None:
     capital: City = reply.structured_output
     print(f"{capital.city}, {capital.country}: about {capital.population_millions:g} million")
     print(capital)
+
+    # A model that answers in prose instead: a typed error, never a silent None.
+    try:
+        await cs.ask("Just tell me in words.", options=cs.Options(output_format=City))
+    except cs.StructuredOutputError as exc:
+        print(f"no usable output (retryable={exc.retryable}): {exc.problem}")
 
 
 if __name__ == "__main__":

@@ -235,12 +235,15 @@ def test_read_session_types_every_entry(project: Project) -> None:
         "LastPromptEntry",
         "CustomTitleEntry",
         "AgentNameEntry",
-        "UnknownEntry",
+        "APIRequestEntry",
+        "AtisLatchEntry",
+        "ToolsUsedEntry",
+        "CostStateEntry",
     } <= kinds
     attachments = [e.attachment["type"] for e in entries if isinstance(e, history.AttachmentEntry)]
     assert attachments[:2] == ["environment", "model"]
-    unknown = {e.type for e in entries if isinstance(e, history.UnknownEntry)}
-    assert unknown == {"atis-latch", "api-request", "tools-used", "cost-state"}
+    # every kind the CLI wrote is typed (api-request-shape/-blob are not in the fixture)
+    assert [e.raw for e in entries if isinstance(e, history.UnknownEntry)] == []
     title = next(e for e in entries if isinstance(e, history.CustomTitleEntry))
     assert title.custom_title == "Fixture title"
 
@@ -265,6 +268,142 @@ def test_unknown_and_broken_lines_never_fail_a_read(
     caplog.clear()
     info = history.session_info(TOOL, project.cwd, config_dir=project.config)
     assert info.message_count == 6
+
+
+# ------------------------------------------------------------------------------ entry kinds
+
+#: Lines of kinds the fixture leaves out (tens of kB each), from a real 2.1.331 transcript,
+#: trimmed as the fixture is (long strings and lists cut; every key as the CLI wrote it).
+REQUEST_SHAPE = {
+    "type": "api-request-shape",
+    "sessionId": "8f00cf75-4966-4d4a-970c-8b2a26416af3",
+    "shapeHash": "15493d1549054a5544ac33e117da6f329e4914f912afc0b559b160b524cb417d",
+    "timestamp": "2026-11-25T17:06:52.803Z",
+    "version": "2.1.331",
+    "shape": {
+        "system": [
+            {
+                "type": "text",
+                "text": "You are a Claude agent, built on Anthropic's Claude Agent SDK.",
+            }
+        ],
+        "tools": [
+            {
+                "name": "Bash",
+                "description": "Executes a bash command and returns its output.... [2111 trimmed]",
+                "input_schema": {"type": "object", "properties": {}, "required": ["command"]},
+            }
+        ],
+    },
+}
+REQUEST_BLOB = {
+    "type": "api-request-blob",
+    "sessionId": "8f00cf75-4966-4d4a-970c-8b2a26416af3",
+    "hash": "abf51576cef02f9febe6ce6d5fa8d05853fbe6a3fb54a5a9e65783bc6270b2ea",
+    "message": {
+        "role": "user",
+        "content": [
+            {"type": "text", "text": "<system-reminder>\nAttribution for git commits... [500]"},
+            {"type": "text", "text": "in other"},
+        ],
+    },
+}
+
+
+def strict_drift(entry: history.TranscriptEntry) -> list[str]:
+    """`wire.drift` of an entry (the name the e2e history tests import)."""
+    return wire.drift(entry)
+
+
+def fixture_transcripts() -> list[Path]:
+    return sorted(FIXTURE.rglob("*.jsonl"))
+
+
+def test_strict_drift_finds_nothing_in_the_real_transcripts() -> None:
+    kinds: set[str] = set()
+    count = 0
+    for path in fixture_transcripts():
+        for line in path.read_bytes().splitlines():
+            data = json.loads(line)
+            entry = history.decode_entry(data)
+            assert not isinstance(entry, history.UnknownEntry), data["type"]
+            assert strict_drift(entry) == [], (path.name, data["type"])
+            assert entry.raw == data
+            kinds.add(data["type"])
+            count += 1
+    assert count > 100
+    assert {"api-request", "cost-state", "atis-latch", "tools-used"} <= kinds
+
+
+def test_the_request_records_are_typed(project: Project) -> None:
+    entries = history.read_session(TOOL, project.cwd, config_dir=project.config)
+    requests = [e for e in entries if isinstance(e, history.APIRequestEntry)]
+    assistants = [e for e in entries if isinstance(e, history.AssistantEntry)]
+    assert len(requests) == 3
+    first = requests[0]
+    assert first.params is not None
+    assert first.params["model"] == assistants[0].message.model
+    assert (first.query_source, first.keep, first.version) == ("sdk", 0, "2.1.330")
+    assert first.tail
+    assert all(len(h) == 64 for h in first.tail)
+    assert first.shape_hash
+    assert first.request_digest
+    assert requests[1].base == first.id  # the next request builds on this one
+    # each answer names the record of the request that produced it
+    assert [a.request_ref for a in assistants] == [r.id for r in requests]
+    assert [a.api_block_index for a in assistants] == [0, 0, 0]
+    assert assistants[0].requested_model == assistants[0].message.model
+
+    shape = history.decode_entry(REQUEST_SHAPE)
+    assert isinstance(shape, history.APIRequestShapeEntry)
+    assert shape.shape is not None
+    assert shape.shape["tools"][0]["name"] == "Bash"
+    assert shape.shape_hash == "15493d1549054a5544ac33e117da6f329e4914f912afc0b559b160b524cb417d"
+    blob = history.decode_entry(REQUEST_BLOB)
+    assert isinstance(blob, history.APIRequestBlobEntry)
+    assert blob.message is not None
+    assert (blob.hash, blob.message["role"]) == (REQUEST_BLOB["hash"], "user")
+    for entry, line in ((shape, REQUEST_SHAPE), (blob, REQUEST_BLOB)):
+        assert wire.drift(entry) == []
+        assert entry.raw == line
+        assert wire.to_dict(entry) == line
+
+
+def test_the_session_state_entries_are_typed(project: Project) -> None:
+    entries = history.read_session(TOOL, project.cwd, config_dir=project.config)
+    latches = [e for e in entries if isinstance(e, history.AtisLatchEntry)]
+    assert latches
+    assert {e.atis for e in latches} == {""}
+    (tools,) = [e for e in entries if isinstance(e, history.ToolsUsedEntry)]
+    assert tools.tools == ["Bash"]
+    (cost,) = [e for e in entries if isinstance(e, history.CostStateEntry)]
+    assert cost.model_usage is not None
+    (usage,) = cost.model_usage.values()
+    assert isinstance(usage, cs.ModelUsage)
+    assert usage.input_tokens
+    assert usage.cost_usd is not None
+    assert (cost.total_lines_added, cost.has_unknown_model_cost) == (0, False)
+    assert cost.total_duration
+    assert cost.start_time
+    users = [e for e in entries if isinstance(e, history.UserEntry)]
+    assert users[0].turn_origin == "sdk"
+    assert users[0].turn_position == {"promptIndex": 0, "turnIndex": 1}
+    assert users[1].permission_decision is not None
+    assert users[1].permission_decision["decision"] == "accept"
+    attachment = next(e for e in entries if isinstance(e, history.AttachmentEntry) and e.rendered)
+    assert attachment.rendered_role
+
+
+def test_cost_state_keys_are_the_clis(project: Project) -> None:
+    (cost,) = [
+        e
+        for e in history.read_session(TOOL, project.cwd, config_dir=project.config)
+        if isinstance(e, history.CostStateEntry)
+    ]
+    assert cost.total_cost_usd
+    assert cost.total_api_duration is not None
+    assert cost.total_api_duration_without_retries is not None
+    assert wire.drift(cost) == []
 
 
 def test_decode_entry_leaves_its_argument_alone() -> None:

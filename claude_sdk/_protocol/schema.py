@@ -163,7 +163,13 @@ def wire_schema() -> Schema:
         c.RewindFilesResponse: _spec(camel=True),
         c.ContextUsageResponse: _spec(camel=True),
         c.GetBinaryVersionResponse: _spec(camel=True),
-        c.ReadFileResponse: _spec(camel=True),
+        c.ReadFileResponse: _spec(abs_path="absPath"),
+        c.GetHooksListingResponse: _spec(camel=True),
+        c.HookEventInfo: _spec(camel=True),
+        c.HookListingEntry: _spec(camel=True),
+        c.HookListingPolicy: _spec(camel=True),
+        c.McpCallResponse: _spec(camel=True, meta="_meta"),
+        c.McpResourceContent: _spec(camel=True, meta="_meta"),
         # -- permissions ------------------------------------------------------------
         p.PermissionRuleValue: _spec(camel=True),
         p.PermissionAllow: _spec(camel=True, tool_use_id="toolUseID"),
@@ -239,10 +245,7 @@ def _session_file_entries() -> Schema:
 
     specs = {
         e._Entry: _spec(camel=True),
-        e.UserEntry: _spec(camel=True, source_tool_assistant_uuid="sourceToolAssistantUUID"),
-        e.ProgressEntry: _spec(
-            camel=True, tool_use_id="toolUseID", parent_tool_use_id="parentToolUseID"
-        ),
+        **{cls: _spec(camel=True, **keys) for cls, keys in e.WIRE_KEYS.items()},
     }
     return Schema(
         specs=specs, unions=(UnionSpec(e.TranscriptEntry, key="type", unknown=e.UnknownEntry),)

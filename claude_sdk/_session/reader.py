@@ -29,6 +29,7 @@ from .._protocol.events import (
     TurnEnded,
     Withdrawn,
 )
+from .._structured import flag as flag_structured
 from ..messages import AssistantMessage, ResultMessage, ToolResultBlock, ToolUseBlock, UserMessage
 from .serving import Serving
 from .warmup import warm_up
@@ -82,8 +83,12 @@ async def run_reader(core: SessionCore, workers: InboundWorkers) -> None:
                     workers.withdraw(event.request)
                 elif cls is TurnEnded or cls is StateChanged:
                     core.wake_idle()
-                    if cls is TurnEnded and core.mirror is not None:
-                        core.mirror.flush_soon()
+                    if cls is TurnEnded:
+                        if core.options.output_schema is not None:
+                            # Before any consumer runs: the result it gets is flagged.
+                            flag_structured(event.result, core.options)
+                        if core.mirror is not None:
+                            core.mirror.flush_soon()
                 elif cls is Mirrored:
                     if core.mirror is not None:
                         core.mirror.enqueue(event.file_path, event.entries, event.size)

@@ -1,9 +1,17 @@
-"""Fixtures for the e2e tests: the real CLI 2.1.330 against FakeMessagesAPI, offline.
+"""Fixtures for the e2e tests: a real CLI against FakeMessagesAPI, offline.
 
-The CLI comes from the claude-agent-sdk wheel (``tests/support/fetch_cli.py``). Without it the
-tests skip, unless ``CLAUDE_SDK_REQUIRE_E2E=1`` (set by ``nox -s e2e``), where a missing CLI
-fails the run. Every CLI gets a fresh ``HOME`` and the offline environment of PROTOCOL.md §3.2;
-``nox -s e2e`` also runs the whole test process in a loopback-only network namespace.
+The CLI comes from a claude-agent-sdk wheel (``tests/support/fetch_cli.py``): the pinned one
+(``nox -s e2e``) or the newest on the index (``nox -s e2e-latest``); ``CLAUDE_SDK_TEST_CLI``
+names it. Without it the tests skip, unless ``CLAUDE_SDK_REQUIRE_E2E=1`` (set by both nox
+sessions), where a missing CLI fails the run. Every CLI gets a fresh ``HOME`` and the offline
+environment of PROTOCOL.md §3.2; the nox sessions also run the whole test process in a
+loopback-only network namespace.
+
+The tests measure behaviour, never a version string (one test checks that a version is
+reported). What the model does not know about the frames a scenario received (strict drift)
+is collected, not asserted per test: ``test_drift_report.py`` runs last and fails once with one
+report of what is new and where it was seen (also written as JSON to
+``$CLAUDE_SDK_DRIFT_REPORT`` when set).
 """
 
 from __future__ import annotations
@@ -22,16 +30,35 @@ import claude_sdk as cs
 from claude_sdk.testing import FakeMessagesAPI
 from claude_sdk.transports.subprocess import SubprocessTransport
 
-from ..support.fetch_cli import cli_path
+from ..support.fetch_cli import cli_path, installed_version
 from ..support.recorder import RecordingTransport
+from ..support.wire_check import wire_findings
 
 RECORDINGS = Path(__file__).resolve().parent.parent / "data" / "e2e"
 
 
+@attrs.define
+class DriftLog:
+    """Strict-drift findings of the scenarios run so far (filled by the ``e2e`` teardown)."""
+
+    frames: int = 0
+    scenarios: int = 0
+    # (scenario id, frame class, finding)
+    findings: list[tuple[str, str, str]] = attrs.field(factory=list)
+
+
+DRIFT = DriftLog()
+REPORT_TEST = "test_drift_report.py"
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "tests/e2e/" in str(item.fspath).replace(os.sep, "/"):
             item.add_marker(pytest.mark.e2e)
+    # The drift report reads what every other scenario collected: it runs last.
+    last = [item for item in items if Path(str(item.fspath)).name == REPORT_TEST]
+    items[:] = [item for item in items if item not in last] + last
 
 
 @pytest.fixture(scope="session")
@@ -43,6 +70,15 @@ def claude_cli() -> str:
             pytest.fail(message)
         pytest.skip(message)
     return str(path)
+
+
+@pytest.fixture(scope="session")
+def claude_cli_version(claude_cli: str) -> str:
+    """The version the CLI under test reports (``claude --version``)."""
+    version = installed_version(Path(claude_cli))
+    if version is None:
+        pytest.fail(f"{claude_cli} --version reported nothing")
+    return version
 
 
 @pytest.fixture
@@ -83,6 +119,7 @@ def e2e(
     request: pytest.FixtureRequest,
     api: FakeMessagesAPI,
     claude_cli: str,
+    claude_cli_version: str,
     tmp_path: Path,
     anyio_backend: str,
 ) -> Iterator[E2E]:
@@ -93,12 +130,16 @@ def e2e(
     name = request.node.name.replace("[", "_").replace("]", "")
     setup = E2E(api=api, cli=claude_cli, home=home, cwd=cwd, name=name)
     yield setup
-    # Every frame the CLI sent must be known to the model (strict drift check).
-    findings = [
-        f"{type(frame).__name__}: {problem}"
-        for frame in setup.received_frames()
-        for problem in cs.wire.drift(frame)
-    ]
+    # Every frame the CLI sent should be known to the model (strict drift): collected for the
+    # one report of test_drift_report.py, never failing this scenario.
+    DRIFT.scenarios += 1
+    for transport in setup.transports:
+        received = transport.received()
+        DRIFT.frames += len(received)
+        DRIFT.findings.extend(
+            (request.node.nodeid, what, problem)
+            for what, problem in wire_findings(transport.sent(), received)
+        )
     if os.environ.get("CLAUDE_SDK_RECORD_E2E") == "1" and anyio_backend == "asyncio":
         callspec = getattr(request.node, "callspec", None)
         found = callspec.params if callspec is not None else {}
@@ -107,17 +148,16 @@ def e2e(
         for i, transport in enumerate(setup.transports):
             suffix = f"_{i}" if i else ""
             transport.dump(
-                RECORDINGS / f"{stem}{suffix}.jsonl",
+                RECORDINGS / claude_cli_version / f"{stem}{suffix}.jsonl",
                 scrub={
                     re.sub(r"[^a-zA-Z0-9]", "-", str(setup.cwd)): "<cwd-slug>",
                     str(setup.cwd): "<cwd>",
                     str(setup.home): "<home>",
                     str(tmp_path): "<tmp>",
                 },
-                cli_version="2.1.330",
+                cli_version=claude_cli_version,
                 argv=[Path(a).name if a == claude_cli else a for a in transport.specs[0].argv],
             )
-    assert findings == [], "\n".join(findings)
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""`claude_sdk.history` on the sessions the real CLI 2.1.330 writes (offline, FakeMessagesAPI).
+"""`claude_sdk.history` on the sessions the real CLI writes (offline, FakeMessagesAPI).
 
 Sessions written by real runs are listed, read, renamed, tagged, forked, resumed and deleted;
 what this module writes is read back by the CLI itself (the title reaches the hooks as
@@ -14,11 +14,13 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 import claude_sdk as cs
@@ -26,6 +28,7 @@ from claude_sdk import history
 from claude_sdk.hooks import HookContext, UserPromptSubmitInput
 from claude_sdk.testing.fake_api import RecordedRequest
 
+from ..test_history import strict_drift
 from .conftest import E2E
 
 FIXTURES = Path(__file__).resolve().parent.parent / "data" / "history"
@@ -96,7 +99,7 @@ async def text_session(e2e: E2E, prompt: str = "remember 42", answer: str = "not
     return reply.session_id
 
 
-async def test_the_fixture_scenario(e2e: E2E, anyio_backend: str) -> None:
+async def test_the_fixture_scenario(e2e: E2E, anyio_backend: str, claude_cli_version: str) -> None:
     tool_id = await tool_session(e2e)
     agent_session = await subagent_session(e2e)
     e2e.api.reply(text="forked answer")
@@ -111,12 +114,20 @@ async def test_the_fixture_scenario(e2e: E2E, anyio_backend: str) -> None:
     assert tool.title == tool.custom_title == "Fixture title"
     assert tool.first_prompt == "make a file"
     assert tool.last_prompt == "and again"
-    assert tool.message_count == 6  # prompt, tool_use, tool_result, text, prompt, text
+    # A real transcript with tool calls is longer than the two ends a listing reads (the
+    # request records are tens of kB): the count needs a whole reading.
+    assert tool.size > 2 * history.HEAD_TAIL_BYTES
+    assert tool.message_count is None
+    whole = history.session_info(tool_id, e2e.cwd, config_dir=config(e2e), window=None)
+    assert whole.message_count == 6  # prompt, tool_use, tool_result, text, prompt, text
+    assert attrs.evolve(tool, message_count=6) == whole
     assert tool.cwd == str(e2e.cwd.resolve())
-    assert tool.version == "2.1.330"
+    assert tool.version == claude_cli_version  # the version the CLI wrote in its transcript
     assert tool.created <= tool.modified
     assert infos[cli_fork_id].title == "Fixture title"  # the CLI's fork keeps the title
-    assert infos[cli_fork_id].message_count == 8
+    fork = history.session_info(cli_fork_id, e2e.cwd, config_dir=config(e2e), window=None)
+    assert fork.message_count == 8
+    assert attrs.evolve(infos[cli_fork_id], message_count=8) == fork
 
     entries = history.read_session(tool_id, e2e.cwd, config_dir=config(e2e))
     users = [e for e in entries if isinstance(e, history.UserEntry)]
@@ -154,6 +165,7 @@ async def test_the_fixture_scenario(e2e: E2E, anyio_backend: str) -> None:
     assert first.agent_id == sub.agent_id
     sub_texts = [e.text for e in sub_entries if isinstance(e, history.AssistantEntry) and e.text]
     assert sub_texts == ["subagent: f.txt"]
+    assert assert_transcripts_typed(config(e2e)) > 100  # subagents' and the fork's too
 
     if os.environ.get("CLAUDE_SDK_RECORD_HISTORY") == "1" and anyio_backend == "asyncio":
         record_fixtures(e2e, [tool_id, agent_session, cli_fork_id])
@@ -209,6 +221,7 @@ async def test_a_fork_is_what_the_cli_forks_and_resumes_with_the_earlier_turns(
     resumed = history.session_messages(fork_id, e2e.cwd, config_dir=config(e2e))
     assert isinstance(resumed[-1], cs.AssistantMessage)
     assert resumed[-1].text == "resumed the fork"
+    assert assert_transcripts_typed(config(e2e))
 
 
 async def test_the_cli_reads_back_a_rename_and_a_tag(e2e: E2E) -> None:
@@ -241,6 +254,7 @@ async def test_the_cli_reads_back_a_rename_and_a_tag(e2e: E2E) -> None:
 
     history.tag_session(session_id, None, e2e.cwd, config_dir=config(e2e))
     assert history.session_info(session_id, e2e.cwd, config_dir=config(e2e)).tag is None
+    assert assert_transcripts_typed(config(e2e))
 
 
 async def test_a_deleted_session_is_gone_for_the_cli_too(e2e: E2E) -> None:
@@ -258,6 +272,144 @@ async def test_a_deleted_session_is_gone_for_the_cli_too(e2e: E2E) -> None:
     assert resumed.value.session_id == session_id
     with pytest.raises(cs.SessionNotFoundError):
         history.fork_session(str(uuid.uuid4()), e2e.cwd, config_dir=config(e2e))
+
+
+# ------------------------------------------------------------------------------------------
+# Listing every project, git worktrees, paging
+
+
+def git(*args: str, cwd: Path) -> None:
+    env = {
+        **os.environ,
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.com",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.com",
+    }
+    subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, check=True, timeout=30)
+
+
+def assert_transcripts_typed(config_dir: Path) -> int:
+    """Every line of every transcript under ``config_dir`` is a typed entry the model knows
+    whole (strict drift finds nothing); returns how many lines."""
+    count = 0
+    for path in sorted((config_dir / "projects").rglob("*.jsonl")):
+        for line in path.read_bytes().splitlines():
+            data = json.loads(line)
+            entry = history.decode_entry(data)
+            assert not isinstance(entry, history.UnknownEntry), (path.name, data.get("type"))
+            assert strict_drift(entry) == [], (path.name, data.get("type"))
+            assert entry.raw == data
+            count += 1
+    return count
+
+
+async def two_turns(e2e: E2E, cwd: Path, *prompts: str) -> str:
+    for prompt in prompts:
+        e2e.api.reply(text=f"answer to {prompt}")
+    async with cs.open_session(e2e.options(cwd=str(cwd))) as session:
+        for prompt in prompts:
+            await session.send(prompt)
+            async for _ in session.receive_response():
+                pass
+        assert session.session_id is not None
+        return session.session_id
+
+
+def make_projects(root: Path) -> tuple[Path, Path, Path]:
+    """A repository (branch ``main``), a worktree of it (``feature``), and a directory
+    outside any repository; real paths."""
+    repo = root / "repo"
+    repo.mkdir()
+    git("init", "-q", "-b", "main", cwd=repo)
+    (repo / "README").write_text("x\n")
+    git("add", ".", cwd=repo)
+    git("commit", "-q", "-m", "first", cwd=repo)
+    worktree = root / "repo-feature"
+    git("worktree", "add", "-q", "-b", "feature", str(worktree), cwd=repo)
+    other = root / "other"
+    other.mkdir()
+    return repo.resolve(), worktree.resolve(), other.resolve()
+
+
+async def test_listing_every_project_and_a_repositorys_worktrees_in_pages(e2e: E2E) -> None:
+    repo, worktree, other = make_projects(e2e.cwd)
+
+    first = await two_turns(e2e, repo, "first in repo", "more in repo")  # the longest file
+    elsewhere = await two_turns(e2e, other, "in another project")
+    in_worktree = await two_turns(e2e, worktree, "in the worktree")
+    last = await two_turns(e2e, repo, "last in repo")
+    newest_first = [last, in_worktree, elsewhere, first]
+    conf = config(e2e)
+    history.rename_session(elsewhere, "Elsewhere", config_dir=conf)
+    history.tag_session(first, "keep", config_dir=conf)
+
+    everything = history.list_all_sessions(config_dir=conf)
+    assert [i.session_id for i in everything] == newest_first  # a rename or tag is no change
+    expected = {
+        first: (repo, "main", "first in repo", "more in repo"),
+        elsewhere: (other, "HEAD", "in another project", "in another project"),
+        in_worktree: (worktree, "feature", "in the worktree", "in the worktree"),
+        last: (repo, "main", "last in repo", "last in repo"),
+    }
+    for info in everything:
+        cwd, branch, first_prompt, last_prompt = expected[info.session_id]
+        assert info.cwd == str(cwd)
+        assert (info.git_branch, info.first_prompt, info.last_prompt) == (
+            branch,
+            first_prompt,
+            last_prompt,
+        )
+        assert info.path.parent == history.project_dir(cwd, config_dir=conf)
+        # Head and tail give what the whole file gives; the count needs the whole file.
+        whole = history.session_info(info.session_id, config_dir=conf, window=None)
+        assert whole.message_count == (4 if info.session_id == first else 2)
+        long = info.size > 2 * history.HEAD_TAIL_BYTES
+        assert info.message_count == (None if long else whole.message_count)
+        assert attrs.evolve(info, message_count=whole.message_count) == whole
+    assert (everything[2].title, everything[3].tag) == ("Elsewhere", "keep")
+    # The two-turn transcript read at its ends only (16 KiB of each, not the middle): the
+    # same answers (its second turn, title and tag are in the tail, its first in the head).
+    ends = history.session_info(first, config_dir=conf, window=16 * 1024)
+    assert ends.size > 2 * 16 * 1024
+    assert ends.message_count is None
+    assert attrs.evolve(ends, message_count=4) == history.session_info(
+        first, config_dir=conf, window=None
+    )
+
+    # Pages: limit and offset, or the cursor.
+    page = history.list_all_sessions(config_dir=conf, limit=3)
+    assert page == everything[:3]
+    assert history.list_all_sessions(config_dir=conf, limit=3, after=page[-1]) == everything[3:]
+    assert history.list_all_sessions(config_dir=conf, limit=3, offset=3) == everything[3:]
+    assert history.list_all_sessions(config_dir=conf, offset=4) == []
+
+    # A repository's listing has its worktrees' sessions, from either worktree.
+    for cwd in (repo, worktree):
+        listed = history.list_sessions(cwd, config_dir=conf)
+        assert [i.session_id for i in listed] == [last, in_worktree, first]
+        assert history.list_sessions(cwd, config_dir=conf, limit=1, offset=1) == listed[1:2]
+    own = history.list_sessions(repo, config_dir=conf, include_worktrees=False)
+    assert [i.session_id for i in own] == [last, first]
+    assert [i.session_id for i in history.list_sessions(other, config_dir=conf)] == [elsewhere]
+    assert history.read_session(in_worktree, repo, config_dir=conf)  # found through git
+
+    # What the CLIs wrote is typed whole: the six bookkeeping kinds included.
+    assert assert_transcripts_typed(conf) > 50
+    kinds = {
+        type(e).__name__
+        for i in everything
+        for e in history.read_session(i.session_id, config_dir=conf)
+    }
+    assert {
+        "APIRequestEntry",
+        "APIRequestShapeEntry",
+        "APIRequestBlobEntry",
+        "CostStateEntry",
+        "AtisLatchEntry",
+    } <= kinds
 
 
 # ------------------------------------------------------------------------------------------

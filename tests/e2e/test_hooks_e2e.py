@@ -1,4 +1,4 @@
-"""Hooks and permission callbacks against the real CLI 2.1.330 (offline, FakeMessagesAPI)."""
+"""Hooks and permission callbacks against the real CLI (offline, FakeMessagesAPI)."""
 
 from __future__ import annotations
 

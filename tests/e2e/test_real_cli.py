@@ -1,4 +1,4 @@
-"""The real Claude Code CLI 2.1.330, driven through claude_sdk against FakeMessagesAPI.
+"""The real Claude Code CLI, driven through claude_sdk against FakeMessagesAPI.
 
 Offline: the CLI talks only to the fake API on 127.0.0.1 (and ``nox -s e2e`` runs these
 tests in a loopback-only network namespace). Every frame the CLI sends is checked by the
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import uuid
 
@@ -47,12 +48,21 @@ async def test_text_turn(e2e: E2E) -> None:
     assert "hello" in request.last_user_text
 
 
+async def test_the_cli_reports_its_version(e2e: E2E, claude_cli_version: str) -> None:
+    """The one test about versions: what the CLI says at start-up (initialize and
+    get_binary_version) is what ``claude --version`` says, and it is a dotted version."""
+    async with cs.open_session(e2e.options(), transport=e2e.transport()) as session:
+        assert session.server_info.claude_code_version == claude_cli_version
+        binary = await session.get_binary_version()
+    assert binary.version == claude_cli_version
+    assert re.fullmatch(r"\d+\.\d+\.\d+", claude_cli_version)
+
+
 async def test_two_turns_in_one_session(e2e: E2E) -> None:
     e2e.api.reply(text="first answer")
     e2e.api.reply(text="second answer")
     async with cs.open_session(e2e.options(), transport=e2e.transport()) as session:
         assert session.server_info is not None
-        assert session.server_info.claude_code_version == "2.1.330"
         results = []
         for prompt in ("one", "two"):
             await session.send(prompt)

@@ -1,4 +1,4 @@
-"""pydantic models and dataclasses against the real CLI 2.1.330 (FakeMessagesAPI, offline).
+"""pydantic models and dataclasses against the real CLI (FakeMessagesAPI, offline).
 
 The CLI compiles ``--json-schema`` with a strict draft-07 validator at start (an unknown
 keyword such as ``prefixItems`` ends it), sends the schema as the ``StructuredOutput`` tool's,

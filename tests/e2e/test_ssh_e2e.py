@@ -1,4 +1,4 @@
-"""The real CLI 2.1.330 "remotely" over SSH, against FakeMessagesAPI, offline.
+"""The real CLI "remotely" over SSH, against FakeMessagesAPI, offline.
 
 sshd is started by the test (tests/support/sshd.py), so under ``nox -s e2e`` it lives in
 the same loopback-only network namespace as the fake API: the remote CLI reaches the API on
@@ -43,7 +43,7 @@ async def test_a_turn_with_a_permission_callback_over_ssh(e2e: E2E, sshd: SSHSer
     e2e.transports.append(transport)  # the drift check covers these frames too
     async with cs.open_session(e2e.options(can_use_tool=decide), transport=transport) as session:
         assert session.server_info is not None
-        assert session.server_info.claude_code_version == "2.1.330"
+        assert session.server_info.claude_code_version
         assert session.server_info.pid in descendants(sshd.pid)  # it runs under sshd
         await session.send("make a file")
         messages = [m async for m in session.receive_response()]

@@ -1,4 +1,4 @@
-"""Sessions in a store, with the real CLI 2.1.330 (offline, FakeMessagesAPI).
+"""Sessions in a store, with the real CLI (offline, FakeMessagesAPI).
 
 A session started under one ``HOME`` with a `SessionStore` is resumed under a second, empty
 ``HOME`` from the store alone: the fake Messages API sees the earlier turns. Also: diskless

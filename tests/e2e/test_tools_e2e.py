@@ -1,4 +1,4 @@
-"""`@tool` functions served in-process to the real CLI 2.1.330, against FakeMessagesAPI.
+"""`@tool` functions served in-process to the real CLI, against FakeMessagesAPI.
 
 The fake model calls ``mcp__calc__<tool>`` directly (the CLI defers in-process tools behind
 ToolSearch, but executes a direct call); the next API request shows what the tool answered.

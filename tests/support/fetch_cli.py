@@ -1,10 +1,14 @@
-"""Locate (and on request download) the pinned Claude Code CLI used by the e2e tests.
+"""Locate (and on request download) the Claude Code CLI the e2e tests run.
 
-The CLI binary ships inside the PyPI wheel ``claude-agent-sdk==0.2.187`` (CLI 2.1.330). It is
-downloaded once with ``pip download`` into a cache outside the repository and extracted
-there; every nox environment reuses it. It is never a runtime dependency.
+The CLI binary ships inside the PyPI wheel of ``claude-agent-sdk``: the pinned one (CI) is
+``claude-agent-sdk==0.2.187`` (CLI 2.1.330); ``--latest`` takes the newest wheel the index has
+(``nox -s e2e-latest``). The wheel is downloaded with ``pip download`` into a cache outside the
+repository and the binary extracted there (``cli-<version>/claude``); every nox environment
+reuses it. It is never a runtime dependency.
 
-Run ``python3 tests/support/fetch_cli.py`` to make sure it is there (prints its path).
+Run ``python3 tests/support/fetch_cli.py [--latest [SDK_VERSION]]`` to make sure it is there
+(prints its path last; ``--latest`` prints the wheel's version on the line before; a version,
+or ``CLAUDE_SDK_E2E_LATEST``, takes that wheel instead of the newest).
 """
 
 from __future__ import annotations
@@ -94,5 +98,74 @@ def ensure_cli() -> Path:
     return path
 
 
+def latest_sdk_version() -> str:
+    """The newest ``claude-agent-sdk`` version on the package index (``pip index versions``)."""
+    out = subprocess.run(
+        [_python_with_pip(), "-m", "pip", "index", "versions", "claude-agent-sdk"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    # "claude-agent-sdk (0.2.188)" on the first line.
+    first = out.strip().splitlines()[0] if out.strip() else ""
+    if "(" not in first:
+        raise SystemExit(f"could not read the newest claude-agent-sdk from: {out!r}")
+    return first.split("(", 1)[1].split(")", 1)[0].strip()
+
+
+def ensure_latest_cli(sdk_version: str | None = None) -> tuple[str, Path]:
+    """Return ``(sdk version, CLI path)`` for the newest ``claude-agent-sdk`` wheel on the index
+    (or the one of ``sdk_version``).
+
+    The index is asked every time; a wheel already in the cache is not downloaded again and
+    the binary is extracted once per CLI version (``cli-<version>/claude``).
+    """
+    sdk_version = sdk_version or latest_sdk_version()
+    wheels = cache_dir() / "wheel"
+    wheels.mkdir(parents=True, exist_ok=True)
+    pattern = f"claude_agent_sdk-{sdk_version}-*.whl"
+    if not sorted(wheels.glob(pattern)):
+        subprocess.run(
+            [
+                _python_with_pip(),
+                "-m",
+                "pip",
+                "download",
+                "--no-deps",
+                "--quiet",
+                "--only-binary=:all:",
+                f"claude-agent-sdk=={sdk_version}",
+                "-d",
+                str(wheels),
+            ],
+            check=True,
+        )
+    found = sorted(wheels.glob(pattern))
+    if not found:
+        raise SystemExit(f"pip download claude-agent-sdk=={sdk_version} produced no wheel")
+    with zipfile.ZipFile(found[0]) as wheel:
+        names = set(wheel.namelist())
+        stamp = MEMBER + ".version"
+        declared = wheel.read(stamp).decode().split()[0] if stamp in names else None
+        target = cache_dir() / f"cli-{declared or 'sdk-' + sdk_version}" / "claude"
+        if not (target.exists() and installed_version(target) == declared):
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
+                wheel.extract(MEMBER, tmp)
+                extracted = Path(tmp) / MEMBER
+                extracted.chmod(0o755)
+                shutil.move(str(extracted), target)
+    if installed_version(target) is None:
+        raise SystemExit(f"{target} (from {found[0].name}) does not report a version")
+    return sdk_version, target
+
+
 if __name__ == "__main__":
-    print(ensure_cli())
+    if sys.argv[1:2] == ["--latest"]:
+        # --latest [SDK_VERSION]: the newest wheel, or that one (CLAUDE_SDK_E2E_LATEST too).
+        wanted = sys.argv[2] if len(sys.argv) > 2 else os.environ.get("CLAUDE_SDK_E2E_LATEST")
+        sdk, cli = ensure_latest_cli(wanted or None)
+        print(sdk)
+        print(cli)
+    else:
+        print(ensure_cli())

@@ -153,8 +153,13 @@ SCENARIOS: dict[str, Scenario] = {
                     {"city": "Paris", "country": "France", "population_millions": 2.1},
                 )
             },
+            {"text": "It is Paris, with about two million people."},
+            {"text": "Paris."},
         ),
-        expect=("Paris, France: about 2.1 million",),
+        expect=(
+            "Paris, France: about 2.1 million",
+            "no usable output (retryable=True): the result has no structured output",
+        ),
     ),
     "queued_prompts.py": Scenario(
         replies=(
