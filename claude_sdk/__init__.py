@@ -132,6 +132,7 @@ if TYPE_CHECKING:
     from .messages import UnknownMessage as UnknownMessage
     from .messages import Usage as Usage
     from .messages import UserMessage as UserMessage
+    from .options import AskUserQuestionConfig as AskUserQuestionConfig
     from .options import ClaudeSDKWarning as ClaudeSDKWarning
     from .options import McpHttpServer as McpHttpServer
     from .options import McpSSEServer as McpSSEServer
@@ -141,6 +142,7 @@ if TYPE_CHECKING:
     from .options import SystemPromptFile as SystemPromptFile
     from .options import SystemPromptPreset as SystemPromptPreset
     from .options import ThinkingConfig as ThinkingConfig
+    from .options import ToolConfig as ToolConfig
     from .options import ToolsPreset as ToolsPreset
     from .permissions import PermissionAllow as PermissionAllow
     from .permissions import PermissionDeny as PermissionDeny
@@ -159,6 +161,7 @@ if TYPE_CHECKING:
     from .tools import SdkMcpServer as SdkMcpServer
     from .tools import SdkTool as SdkTool
     from .tools import ToolAnnotations as ToolAnnotations
+    from .tools import ToolCancelled as ToolCancelled
     from .tools import ToolContext as ToolContext
     from .tools import ToolResult as ToolResult
     from .tools import create_sdk_mcp_server as create_sdk_mcp_server
@@ -259,7 +262,9 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "SystemPromptCustom",
         "SystemPromptFile",
         "SystemPromptPreset",
+        "AskUserQuestionConfig",
         "ThinkingConfig",
+        "ToolConfig",
         "ToolsPreset",
     ),
     "permissions": (
@@ -288,6 +293,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "SdkMcpServer",
         "SdkTool",
         "ToolAnnotations",
+        "ToolCancelled",
         "ToolContext",
         "ToolResult",
         "create_sdk_mcp_server",
@@ -316,6 +322,8 @@ __all__ = [
     "SystemPromptFile",
     "SystemPromptCustom",
     "ThinkingConfig",
+    "ToolConfig",
+    "AskUserQuestionConfig",
     "ToolsPreset",
     "McpStdioServer",
     "McpSSEServer",
@@ -372,6 +380,7 @@ __all__ = [
     "SdkTool",
     "ToolResult",
     "ToolContext",
+    "ToolCancelled",
     "ToolAnnotations",
     # hooks and permissions
     "HookInput",

@@ -108,6 +108,18 @@ __all__ = [
     "CancelAsyncMessageResponse",
     "ReadFileResponse",
     "ListModelsResponse",
+    "ReloadOutputStylesResponse",
+    "HookEventInfo",
+    "HookListingEntry",
+    "HookListingPolicy",
+    "GetHooksListingResponse",
+    "BackgroundTasksResponse",
+    "McpCallStaging",
+    "McpCallResponse",
+    "McpResourceContent",
+    "McpReadResourceResponse",
+    "SetMcpPermissionModeOverrideResponse",
+    "RegisterRepoRootResponse",
     "McpServerRef",
 ]
 
@@ -310,7 +322,14 @@ class AccountInfo(WireModel):
 
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class InitializeResponse(WireModel):
-    """The CLI's answer to ``initialize``: what it offers and what it applied."""
+    """The CLI's answer to ``initialize``: what it offers and what it applied.
+
+    Every field but ``commands``, ``agents``, ``output_style``, ``available_output_styles``,
+    ``models`` and ``account`` is optional in the CLI's own schema. ``sandbox_enabled``
+    (CLI 2.1.331 and later) is whether the session's sandbox is on: a bool, or
+    ``"unknown"`` when the CLI could not read it. ``capabilities`` names the control
+    features this CLI honours (``mcp_call_soft_error_result_v1``, ...).
+    """
 
     commands: list[SlashCommand] | None = None
     agents: list[AgentInfo] | None = None
@@ -318,10 +337,14 @@ class InitializeResponse(WireModel):
     available_output_styles: list[str] | None = None
     user_output_styles_dir: str | None = None
     models: list[ModelInfo] | None = None
+    unavailable_models: list[ModelInfo] | None = None
     account: AccountInfo | None = None
+    auth_conflict: _JSON | None = None
+    current_model: str | None = None
     pid: int | None = None
     claude_code_version: str | None = None
     current_permission_mode: str | None = None
+    inbound_read_receipts: bool | None = None
     hooks_applied: bool | None = None
     hook_on_failure_supported: bool | None = None
     hooks_when_unanswered_kept: int | None = None
@@ -331,19 +354,34 @@ class InitializeResponse(WireModel):
     managed_settings_applied: bool | None = None
     settings_applied: bool | None = None
     disallowed_tools_applied: bool | None = None
-    code_running_mcp_tools_applied: bool | None = None
+    code_running_mcp_tools_applied: dict[str, list[str]] | None = None
+    host_worded_asks: bool | None = None
+    workspace_trust_recorded: bool | None = None
     sdk_mcp_manifests_parked: dict[str, str] | None = None
+    permission_mode_from_default_fallback: bool | None = None
+    auto_default_nudge: str | None = None
+    bypass_auto_switch: _JSON | None = None
+    footer_indicator: Any = None
+    feedback_survey_config: Any = None
+    survey_followup_box: Any = None
     feedback_mode: _JSON | None = None
     analytics_disabled: bool | None = None
+    sandbox_enabled: bool | str | None = None
     remote_control_auto_enable: bool | None = None
     remote_control_auto_connect_default: bool | None = None
     remote_control_available: bool | None = None
     remote_control_auto_on_by_default: bool | None = None
+    claude_in_chrome_at_startup: bool | None = None
+    claude_in_chrome_prompt_disabled: bool | None = None
     ide_rc_auto_enable_gate: bool | None = None
     fast_mode_state: str | None = None
     fast_mode_disabled_reason: str | None = None
     session_state: str | None = None
     capabilities: list[str] | None = None
+
+    def supports(self, capability: str) -> bool:
+        """Whether the CLI lists ``capability`` (e.g. ``"mcp_call_soft_error_result_v1"``)."""
+        return capability in (self.capabilities or ())
 
 
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
@@ -492,13 +530,28 @@ class CancelAsyncMessageResponse(WireModel):
 
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class ReadFileResponse(WireModel):
-    """A file read through the CLI."""
+    """A file read through the CLI.
+
+    ``requested_path`` is the request's ``path`` exactly as sent (CLI 2.1.330 and later put
+    it on every success answer); ``lossy`` is True when a utf-8 ``contents`` had bytes
+    replaced. The other optional fields answer request fields the CLI marks internal
+    (``offset``, ``anchor``, uploads).
+    """
 
     contents: str
     abs_path: str | None = None
     truncated: bool | None = None
     encoding: str | None = None
     lossy: bool | None = None
+    requested_path: str | None = None
+    anchor: str | None = None
+    offset: int | None = None
+    read_bytes: int | None = None
+    total_bytes: int | None = None
+    etag: str | None = None
+    upload_screened: bool | None = None
+    can_upload: bool | None = None
+    file_uuid: str | None = None
 
 
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
@@ -506,6 +559,193 @@ class ListModelsResponse(WireModel):
     """The models the CLI offers."""
 
     models: list[ModelInfo] | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class ReloadOutputStylesResponse(WireModel):
+    """The output style names after a reload, built-in and custom, in the order the
+    initialize answer lists them."""
+
+    available_output_styles: list[str] | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class HookEventInfo(WireModel):
+    """A hook event as the ``/hooks`` menu describes it (``eventCatalog`` and ``events``).
+
+    ``hook_count`` is set on the entries of ``events`` only (events with a listed hook).
+    """
+
+    name: str
+    summary: str | None = None
+    supports_matcher: bool | None = None
+    hook_count: int | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class HookListingEntry(WireModel):
+    """One hook of the listing, with display-ready strings (control characters revealed).
+
+    Attributes:
+        event: the hook event.
+        matcher: the matcher, ``""`` when the entry has none.
+        source: where it comes from (``userSettings``, ``projectSettings``,
+            ``sessionHook``, ``pluginHook``, ...).
+        type: ``command``, ``prompt``, ``agent``, ``http``, ``mcp_tool``, ...
+        command_text: what runs (the command, prompt or URL).
+        disabled: True when the session's mode or policy keeps it from running.
+        editable: the entry as stored (``{matcher, config, headersRedacted?}``), only on
+            rows from a settings file the session reads and may write.
+    """
+
+    event: str
+    matcher: str | None = None
+    source: str | None = None
+    source_label: str | None = None
+    plugin_name: str | None = None
+    type: str | None = None
+    display_text: str | None = None
+    command_text: str | None = None
+    content_label: str | None = None
+    condition: str | None = None
+    timeout: float | None = None
+    status_message: str | None = None
+    runs_once: bool | None = None
+    runs_in_background: bool | None = None
+    disabled: bool | None = None
+    editable: _JSON | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class HookListingPolicy(WireModel):
+    """The managed-policy state the ``/hooks`` menu shows in its banners."""
+
+    disabled_by_policy: bool | None = None
+    managed_only: bool | None = None
+    plugin_only: bool | None = None
+    all_disabled: bool | None = None
+    policy_hook_count: int | None = None
+    policy_unreadable: bool | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class GetHooksListingResponse(WireModel):
+    """The hooks the CLI's read-only ``/hooks`` menu lists: settings-file, session and
+    plugin hooks (not the host's own ``Options.hooks`` callbacks), a snapshot.
+
+    Attributes:
+        events: the events with at least one listed hook, in lifecycle order.
+        hooks: one row per listed hook.
+        event_catalog: every hook event the CLI knows, in lifecycle order.
+        policy: the managed-policy locks.
+        safe_mode: ``{managedHooksStillApply, exitHint}`` under ``--safe-mode``.
+        bare_mode: ``{exitHint}`` under ``--bare``.
+        errors: settings files skipped by the merge (``{file?, path, message}``).
+    """
+
+    events: list[HookEventInfo] | None = None
+    hooks: list[HookListingEntry] | None = None
+    event_catalog: list[HookEventInfo] | None = None
+    policy: HookListingPolicy | None = None
+    safe_mode: _JSON | None = None
+    bare_mode: _JSON | None = None
+    errors: list[_JSON] | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class BackgroundTasksResponse(WireModel):
+    """The receipt of ``background_tasks``: ``backgrounded`` is set only when the request
+    named a ``tool_use_id`` (whether a matching foreground task was found)."""
+
+    backgrounded: bool | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class McpCallStaging(WireModel):
+    """The outcome of a staged ``mcp_call`` (one that sent ``timeout_ms``, ``expires_at`` or
+    files): ``ok``, then the outputs written, or an ``error_code`` (``expired``,
+    ``input_missing``, ``output_too_large``, ``output_conflict``, ``timeout``,
+    ``tool_error``) with its ``detail``."""
+
+    ok: bool
+    outputs: list[_JSON] | None = None
+    inputs_used: list[_JSON] | None = None
+    error_code: str | None = None
+    detail: str | None = None
+    retryable: bool | None = None
+    refusal_limit: bool | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class McpCallResponse(WireModel):
+    """An MCP tool's result, from ``mcp_call``.
+
+    Attributes:
+        content: the result's content: a string (processed as a model turn would see it)
+            or, with ``result_not_for_model``, the server's own content blocks.
+        is_error: True only when the request set ``soft_error_result`` and the tool
+            failed: ``content`` is then the tool's own error result.
+        structured_content: the result's ``structuredContent``.
+        meta: the result's ``_meta`` (the CLI removes its own ``com.anthropic/`` keys).
+        staging: the outcome of a staged call (see `McpCallStaging`); a tool that fails
+            in a staged call answers ``staging.ok == False``, not a control error.
+    """
+
+    content: Any = None
+    is_error: bool | None = None
+    structured_content: _JSON | None = None
+    meta: _JSON | None = None
+    staging: McpCallStaging | None = None
+
+    @property
+    def text(self) -> str:
+        """The text of ``content``: the string itself, or its text blocks joined."""
+        content = self.content
+        if isinstance(content, str):
+            return content
+        if isinstance(content, list):
+            return "".join(
+                b["text"]
+                for b in content
+                if isinstance(b, dict)
+                and b.get("type") == "text"
+                and isinstance(b.get("text"), str)
+            )
+        return ""
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class McpResourceContent(WireModel):
+    """One item of a resource read: ``text``, or ``blob`` (base64) for binary content."""
+
+    uri: str
+    mime_type: str | None = None
+    text: str | None = None
+    blob: str | None = None
+    meta: _JSON | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class McpReadResourceResponse(WireModel):
+    """The server's ``resources/read`` result for ``mcp_read_resource`` (untrusted content:
+    render it sandboxed)."""
+
+    contents: list[McpResourceContent] | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class SetMcpPermissionModeOverrideResponse(WireModel):
+    """The receipt of ``set_mcp_permission_mode_override``: ``warning`` is set when no
+    known MCP server has that name (the override is stored all the same)."""
+
+    warning: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class RegisterRepoRootResponse(WireModel):
+    """The root ``register_repo_root`` registered, as a resolved absolute path."""
+
+    directory: str
 
 
 # ======================================================================================
@@ -591,17 +831,19 @@ class McpToggleRequest(HostRequest[None]):
 
 
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class SetMcpPermissionModeOverrideRequest(HostRequest[_JSON]):
-    """Override an MCP server's permission mode."""
+class SetMcpPermissionModeOverrideRequest(HostRequest[SetMcpPermissionModeOverrideResponse]):
+    """Pin an MCP server's per-tool permission mode: ``"default"`` or ``"auto"``, or None to
+    clear the pin (tighten-only: the CLI refuses any other mode)."""
 
     subtype: ClassVar[str] = "set_mcp_permission_mode_override"
+    _always: ClassVar[tuple[str, ...]] = ("mode",)  # null clears the pin
     server_name: str
     mode: str | None = None
 
 
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class McpReadResourceRequest(HostRequest[_JSON]):
-    """Read a ``ui://`` resource of an MCP server."""
+class McpReadResourceRequest(HostRequest[McpReadResourceResponse]):
+    """Read a ``ui://`` resource of an MCP server the CLI connected (not an SDK server)."""
 
     subtype: ClassVar[str] = "mcp_read_resource"
     server_name: str
@@ -609,12 +851,18 @@ class McpReadResourceRequest(HostRequest[_JSON]):
 
 
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class McpCallRequest(HostRequest[_JSON]):
-    """Call an MCP tool without a model turn (not for in-process servers)."""
+class McpCallRequest(HostRequest[McpCallResponse]):
+    """Call an MCP tool without a model turn (not for in-process servers).
+
+    ``soft_error_result`` (capability ``mcp_call_soft_error_result_v1``, CLI 2.1.331 and
+    later) asks for a failing tool's own error result as a success answer with
+    ``isError: true``; a CLI without the capability ignores it.
+    """
 
     subtype: ClassVar[str] = "mcp_call"
     tool: str
     arguments: _JSON | None = None
+    soft_error_result: bool | None = None
     expires_at: Any = None
     timeout_ms: int | None = None
     result_not_for_model: bool | None = None
@@ -706,8 +954,8 @@ class ReadFileRequest(HostRequest[ReadFileResponse]):
 
 
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class SeedReadStateRequest(HostRequest[_JSON]):
-    """Tell the CLI a file was read at ``mtime``."""
+class SeedReadStateRequest(HostRequest[None]):
+    """Tell the CLI a file was read when its mtime was ``mtime`` (floored milliseconds)."""
 
     subtype: ClassVar[str] = "seed_read_state"
     path: str
@@ -715,8 +963,9 @@ class SeedReadStateRequest(HostRequest[_JSON]):
 
 
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class RegisterRepoRootRequest(HostRequest[_JSON]):
-    """Register another repository root."""
+class RegisterRepoRootRequest(HostRequest[RegisterRepoRootResponse]):
+    """Add a strict subdirectory of the working directory (or of an ``--add-dir`` root) as
+    a working-directory root."""
 
     subtype: ClassVar[str] = "register_repo_root"
     directory: str
@@ -743,8 +992,8 @@ class ReloadSkillsRequest(HostRequest[_JSON]):
 
 
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class ReloadOutputStylesRequest(HostRequest[_JSON]):
-    """Reload output styles."""
+class ReloadOutputStylesRequest(HostRequest[ReloadOutputStylesResponse]):
+    """Re-read the output-style directories."""
 
     subtype: ClassVar[str] = "reload_output_styles"
 
@@ -766,8 +1015,9 @@ class StopTaskRequest(HostRequest[None]):
 
 
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class BackgroundTasksRequest(HostRequest[_JSON]):
-    """Move running work to the background."""
+class BackgroundTasksRequest(HostRequest[BackgroundTasksResponse]):
+    """Move running foreground tasks (Bash commands, subagents) to the background: all of
+    them, or the one started by ``tool_use_id``."""
 
     subtype: ClassVar[str] = "background_tasks"
     tool_use_id: str | None = None
@@ -797,15 +1047,16 @@ class GetSettingsRequest(HostRequest[_JSON]):
 
 
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class GetHooksListingRequest(HostRequest[_JSON]):
-    """Ask for every registered hook."""
+class GetHooksListingRequest(HostRequest[GetHooksListingResponse]):
+    """Ask for the hooks the ``/hooks`` menu lists."""
 
     subtype: ClassVar[str] = "get_hooks_listing"
 
 
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class UpdateSettingsRequest(HostRequest[_JSON]):
-    """Persist settings (only ``outputStyle`` and ``effortLevel``)."""
+class UpdateSettingsRequest(HostRequest[None]):
+    """Write settings through the CLI's own writer: ``localSettings`` takes
+    ``outputStyle``, ``userSettings`` takes ``effortLevel`` (string values only)."""
 
     subtype: ClassVar[str] = "update_settings"
     source: str

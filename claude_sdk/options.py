@@ -26,7 +26,7 @@ import sys
 import uuid
 import warnings
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from typing import Any, Literal, TypeAlias, get_args
+from typing import Any, Literal, TypeAlias, TypeVar, cast, get_args
 
 import attrs
 
@@ -40,6 +40,7 @@ from .stores._contract import SessionStore
 from .stores._keys import check_key_part, session_id_for
 
 __all__ = [
+    "AskUserQuestionConfig",
     "ClaudeSDKWarning",
     "Effort",
     "ElicitationCallback",
@@ -56,6 +57,7 @@ __all__ = [
     "SystemPromptPreset",
     "ThinkingConfig",
     "ThinkingDisplay",
+    "ToolConfig",
     "ToolsPreset",
     "UserDialogCallback",
 ]
@@ -80,12 +82,15 @@ StoreFlush = Literal["batched", "eager"]
 StoreErrors = Literal["warn", "raise"]
 #: `Options.resume_missing`.
 ResumeMissing = Literal["error", "start"]
+#: What an ``AskUserQuestion`` option's preview holds (`AskUserQuestionConfig`).
+QuestionPreviewFormat = Literal["markdown", "html"]
 
 _PERMISSION_MODES: tuple[str, ...] = get_args(PermissionMode)
 _SETTING_SOURCES: tuple[str, ...] = get_args(SettingSource)
 _EFFORTS: tuple[str, ...] = get_args(Effort)
 _THINKING_DISPLAYS: tuple[str, ...] = get_args(ThinkingDisplay)
 _PERMISSION_PROMPTS: tuple[str, ...] = get_args(PermissionPrompts)
+_PREVIEW_FORMATS: tuple[str, ...] = get_args(QuestionPreviewFormat)
 
 
 class ClaudeSDKWarning(UserWarning):
@@ -977,6 +982,102 @@ class ThinkingConfig:
         return cls(type="disabled")
 
 
+@attrs.frozen(kw_only=True, field_transformer=_option_errors)
+class AskUserQuestionConfig:
+    """How the built-in ``AskUserQuestion`` tool is offered to the model (see `ToolConfig`).
+
+    The tool exists when the host answers permission prompts (``can_use_tool``). None
+    leaves a setting to the CLI (and to the inherited environment).
+
+    Attributes:
+        preview_format: what an option's ``preview`` holds: ``"markdown"`` (the CLI's
+            default for terminals) or ``"html"`` (a self-contained HTML fragment, for hosts
+            that render web content). ``CLAUDE_CODE_QUESTION_PREVIEW_FORMAT``.
+        extended_questions: questions may also ask for free text or a number
+            (``kind: "text"`` / ``"number"``), not only a choice among options; the host's
+            ``can_use_tool`` must answer those. ``CLAUDE_CODE_QUESTION_EXTENDED``.
+        optional_descriptions: an option's ``description`` becomes optional for the model.
+            ``CLAUDE_CODE_QUESTION_OPTIONAL_DESCRIPTIONS``.
+
+    False for the last two removes an inherited variable.
+    """
+
+    preview_format: QuestionPreviewFormat | None = attrs.field(
+        default=None, validator=_one_of(_PREVIEW_FORMATS)
+    )
+    extended_questions: bool | None = attrs.field(default=None, validator=_optional_bool)
+    optional_descriptions: bool | None = attrs.field(default=None, validator=_optional_bool)
+
+    def __attrs_post_init__(self) -> None:
+        _check_strings(self)
+
+
+def _ask_user_question(
+    value: AskUserQuestionConfig | Mapping[str, Any] | None,
+) -> AskUserQuestionConfig | None:
+    return _config_of(
+        AskUserQuestionConfig, value, "ToolConfig.ask_user_question", "ask_user_question"
+    )
+
+
+@attrs.frozen(kw_only=True, field_transformer=_option_errors)
+class ToolConfig:
+    """Per-tool settings for built-in tools (``Options.tool_config``; the TypeScript SDK's
+    ``toolConfig``). They reach the CLI as environment variables.
+
+    Attributes:
+        ask_user_question: `AskUserQuestionConfig`, or a dict of its fields (snake_case or
+            the TypeScript SDK's camelCase keys).
+    """
+
+    ask_user_question: AskUserQuestionConfig | None = attrs.field(
+        default=None, converter=_ask_user_question
+    )
+
+
+_CAMEL_KEYS: Mapping[str, str] = {
+    "askUserQuestion": "ask_user_question",
+    "previewFormat": "preview_format",
+    "extendedQuestions": "extended_questions",
+    "optionalDescriptions": "optional_descriptions",
+}
+
+_C = TypeVar("_C")
+
+
+def _config_of(cls: type[_C], value: Any, where: str, option: str) -> _C | None:
+    """``value`` as a ``cls``: an instance, None, or a mapping of its fields (snake_case
+    or camelCase keys); anything else is an `OptionsError` naming ``where``."""
+    if value is None or isinstance(value, cls):
+        return value
+    if not isinstance(value, Mapping):
+        raise OptionsError(
+            f"{where} must be an {cls.__name__} or a dict, not {type(value).__name__}"
+            if cls.__name__[0] in "AEIOU"
+            else f"{where} must be a {cls.__name__} or a dict, not {type(value).__name__}",
+            option=option,
+        )
+    names = {f.name for f in attrs.fields(cast(Any, cls))}
+    try:
+        fields = {_CAMEL_KEYS.get(k, k) if isinstance(k, str) else k: v for k, v in value.items()}
+    except Exception as exc:  # user code (a mapping's items()) failed
+        raise OptionsError(
+            f"{where}: the mapping could not be read ({type(exc).__name__})", option=option
+        ) from exc
+    unknown = [k for k in fields if k not in names]
+    if unknown:
+        raise OptionsError(
+            f"{where}: unknown key {_show(unknown[0])} ({cls.__name__} takes "
+            f"{', '.join(sorted(names))})",
+            option=option,
+        )
+    return cls(**fields)
+
+
+def _tool_config(value: ToolConfig | Mapping[str, Any] | None) -> ToolConfig | None:
+    return _config_of(ToolConfig, value, "Options.tool_config", "tool_config")
+
+
 def _thinking(value: ThinkingConfig | Mapping[str, Any] | None) -> ThinkingConfig | None:
     if value is None or isinstance(value, ThinkingConfig):
         return value
@@ -1381,7 +1482,11 @@ class Options:
     when the options are built), ``extra_args`` (``{"flag": None}`` is ``--flag``,
     ``{"flag": "v"}`` is ``--flag=v``; added last, so they override), ``stderr`` (called
     per stderr line), ``client_app`` (``"name/version"`` in the CLI's User-Agent), ``debug``
-    (``True`` or a filter such as ``"hooks,mcp"``) and ``debug_file``.
+    (``True`` or a filter such as ``"hooks,mcp"``), ``debug_file`` and ``debug_to_stderr``.
+    The CLI's debug log goes to its stderr (so to ``stderr`` and ``session.stderr_tail``)
+    when ``debug_to_stderr`` is True, or when it is None (the default), ``debug`` is set and
+    ``debug_file`` is not; otherwise to ``debug_file``, or with ``debug_to_stderr=False`` to
+    a file under ``~/.claude/debug/``. ``debug_to_stderr=True`` turns debugging on by itself.
 
     **Model and limits.** ``model``, ``fallback_model`` (one or several, tried in order; not
     the model itself), ``thinking`` (`ThinkingConfig`), ``max_thinking_tokens`` (deprecated:
@@ -1398,7 +1503,9 @@ class Options:
 
     **Tools and permissions.** ``tools`` (the built-in tool set: names, ``[]`` for none, or
     `ToolsPreset`), ``allowed_tools`` (rules approved without asking), ``disallowed_tools``,
-    ``tool_aliases``, ``permission_mode`` (None or ``"default"``: the CLI's default),
+    ``tool_aliases``, ``tool_config`` (`ToolConfig`: per-tool settings of built-in tools,
+    such as the ``AskUserQuestion`` preview format), ``permission_mode`` (None or
+    ``"default"``: the CLI's default),
     ``allow_dangerously_skip_permissions`` (implied by ``"bypassPermissions"``; as root the
     CLI also needs ``IS_SANDBOX=1`` in ``env``), ``can_use_tool`` (the host answers permission
     prompts), ``permission_prompt_tool_name`` (an MCP tool answers them instead),
@@ -1468,6 +1575,7 @@ class Options:
     client_app: str | None = attrs.field(default=None, validator=_optional_str)
     debug: bool | str = False
     debug_file: str | None = attrs.field(default=None, converter=_path)
+    debug_to_stderr: bool | None = attrs.field(default=None, validator=_optional_bool)
 
     # -- model and limits -----------------------------------------------------------
     model: str | None = attrs.field(default=None, validator=_optional_str)
@@ -1503,6 +1611,7 @@ class Options:
     tool_aliases: dict[str, str] | None = attrs.field(
         default=None, converter=_opt_dict, validator=attrs.validators.optional(_str_map)
     )
+    tool_config: ToolConfig | None = attrs.field(default=None, converter=_tool_config)
     permission_mode: PermissionMode | None = attrs.field(
         default=None, validator=_one_of(_PERMISSION_MODES)
     )
@@ -1868,6 +1977,12 @@ def _check(o: Options) -> None:
         raise OptionsError(
             f"Options.debug must be a bool or a filter string, not {_show(o.debug)}",
             option="debug",
+        )
+    if o.debug_to_stderr is True and o.debug_file is not None:
+        raise OptionsError(
+            "Options.debug_to_stderr=True and Options.debug_file: the CLI writes its debug "
+            "log to one place, and stderr wins (the file would stay empty)",
+            option="debug_to_stderr",
         )
     # -- MCP
     if isinstance(o.mcp_servers, dict):

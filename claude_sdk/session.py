@@ -33,7 +33,7 @@ import logging
 import sys
 from collections.abc import AsyncIterable, AsyncIterator, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager
-from typing import Any, TypeVar
+from typing import Any, Final, Literal, TypeVar
 
 import anyio
 import attrs
@@ -46,7 +46,7 @@ from ._session.core import SessionCore
 from ._session.inbound import InboundWorkers
 from ._session.mirror import TranscriptMirror
 from ._session.stream import MessageStream
-from .errors import SessionClosedError, SessionNotFoundError, SessionStoreError
+from .errors import ClaudeSDKError, SessionClosedError, SessionNotFoundError, SessionStoreError
 from .messages import ContentBlock, UserMessage
 from .options import Options
 from .telemetry import Telemetry
@@ -61,12 +61,21 @@ logger = logging.getLogger("claude_sdk.session")
 
 _T = TypeVar("_T")
 
+#: The capability a CLI lists when it honours ``mcp_call``'s ``soft_error_result``.
+SOFT_ERROR_RESULT: Final = "mcp_call_soft_error_result_v1"
+#: Seconds the CLI may wait for an MCP server to connect before an ``mcp_call`` runs.
+_MCP_CONNECT_WAIT: Final = 30.0
+
 
 class Session:
     """A running CLI session. Created by `open_session`; see the module docstring.
 
     Attributes:
         server_info: the CLI's answer to ``initialize`` (models, commands, account, ...).
+
+    The control methods raise `ControlRequestError` (the CLI's ``error`` and ``error_code``)
+    when the CLI refuses, `ControlTimeoutError` without an answer in time, and
+    `SessionClosedError` (or the session's failure) once the CLI is gone.
     """
 
     def __init__(self, core: SessionCore) -> None:
@@ -83,7 +92,8 @@ class Session:
 
     @property
     def server_info(self) -> c.InitializeResponse:
-        """The CLI's answer to ``initialize``: models, commands, agents, account, pid, ...
+        """The CLI's answer to ``initialize``: models, commands, agents, account, pid,
+        ``capabilities``, ... (the latest one, after `reinitialize`).
 
         Always there on a session that `open_session` (or a pool) handed out: the block is
         entered only after the CLI answered ``initialize``.
@@ -386,6 +396,203 @@ class Session:
     async def end_session(self) -> None:
         """Ask the CLI to end the session."""
         await self.request(c.EndSessionRequest())
+
+    async def update_settings(
+        self, source: Literal["localSettings", "userSettings"], settings: Mapping[str, Any]
+    ) -> None:
+        """Write settings to a settings file through the CLI's own writer, and apply them.
+
+        ``localSettings`` (the project's ``.claude/settings.local.json``) takes
+        ``outputStyle``; ``userSettings`` takes ``effortLevel``, saved as the default for the
+        session's current model (it does not change the running session's level: use
+        `apply_flag_settings` for that). String values only; anything else is refused.
+
+        Raises:
+            ControlRequestError: the CLI refused (a key outside the allowlist, a source
+                that ``setting_sources`` excludes, a remote session).
+        """
+        await self.request(c.UpdateSettingsRequest(source=source, settings=dict(settings)))
+
+    async def reload_output_styles(self) -> c.ReloadOutputStylesResponse:
+        """Re-read the output-style directories (a style file written while the session
+        runs is otherwise unseen); returns the style names now available."""
+        return await self.request(c.ReloadOutputStylesRequest())
+
+    async def get_hooks_listing(self) -> c.GetHooksListingResponse:
+        """The hooks the CLI's ``/hooks`` menu lists (settings-file, session and plugin
+        hooks; not this session's ``Options.hooks`` callbacks), with the policy state."""
+        return await self.request(c.GetHooksListingRequest())
+
+    async def background_tasks(self, tool_use_id: str | None = None) -> c.BackgroundTasksResponse:
+        """Move running foreground tasks (Bash commands, subagents) to the background, as
+        Ctrl+B does: all of them, or only the one started by ``tool_use_id``.
+
+        The blocked tool call returns at once with a "running in the background" result and
+        the turn goes on; the task reports its end with a ``task_notification``. With
+        ``tool_use_id``, ``backgrounded`` says whether such a task was found.
+
+        Raises:
+            ControlRequestError: background tasks are disabled for the session.
+        """
+        return await self.request(c.BackgroundTasksRequest(tool_use_id=tool_use_id))
+
+    async def mcp_call(
+        self,
+        tool: str,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        # Replaces Options.control_timeout for this call: a tool may run longer than a
+        # control request usually takes (a cancel scope of the caller's works too).
+        timeout: float | None = None,  # noqa: ASYNC109
+        timeout_ms: int | None = None,
+        result_not_for_model: bool | None = None,
+        check_permissions: bool | None = None,
+        soft_error_result: bool | None = None,
+    ) -> c.McpCallResponse:
+        """Call a tool of an MCP server the CLI connected, without a model turn.
+
+        ``tool`` is the full name, ``mcp__<server>__<tool>``. In-process (SDK) servers are
+        refused by the CLI: call their tools directly. A server not connected yet is
+        brought up first (the CLI waits up to 30 s for it).
+
+        Args:
+            tool: the tool's full name.
+            arguments: the tool's arguments.
+            timeout: seconds to wait for the answer (default: ``Options.control_timeout``,
+                extended to cover ``timeout_ms``).
+            timeout_ms: the CLI's own bound on the tool's run (clamped to 1 s .. 10 min).
+                Sending it makes the call a *staged* one: the answer carries ``staging``,
+                and a tool that fails answers ``staging.ok == False`` instead of a
+                `ControlRequestError`.
+            result_not_for_model: the result is for a program, not a model: ``content``
+                is the server's own content blocks, unprocessed (capability
+                ``mcp_call_result_not_for_model_v1``; ignored by a CLI without it).
+            check_permissions: decide the call as the model's own call would be
+                (permission rules, mode, hooks; ``can_use_tool`` asks the host)
+                (capability ``mcp_call_check_permissions_v1``; a CLI without it runs the
+                tool unchecked).
+            soft_error_result: a tool that fails answers its own error result, as a
+                success with ``is_error=True``, rather than a `ControlRequestError`
+                carrying only its text. Needs capability ``mcp_call_soft_error_result_v1``
+                (CLI 2.1.331 and later); without it nothing is sent (see Raises): an
+                older CLI would ignore the field and answer a failure with an error.
+
+        Raises:
+            ClaudeSDKError: ``soft_error_result`` was asked of a CLI that does not list
+                ``mcp_call_soft_error_result_v1`` (``kind="unsupported"``; the tool did
+                not run).
+            ControlRequestError: the call could not be made or the tool failed (unless
+                ``soft_error_result`` or a staged call): the CLI's message (``MCP server
+                not connected: x``, ``Unknown tool: y``, the tool's error text, ...) and
+                ``error_code``.
+            ControlTimeoutError: no answer within ``timeout``.
+        """
+        if soft_error_result and not self.server_info.supports(SOFT_ERROR_RESULT):
+            raise ClaudeSDKError(
+                f"mcp_call(soft_error_result=True): this CLI "
+                f"({self.server_info.claude_code_version or 'version unknown'}) does not "
+                f"list the capability {SOFT_ERROR_RESULT!r}, so it would answer a failing "
+                "tool with a control error rather than its error result; the call was not "
+                "sent (leave soft_error_result unset and catch ControlRequestError)",
+                kind="unsupported",
+            )
+        payload = c.McpCallRequest(
+            tool=tool,
+            arguments=dict(arguments) if arguments is not None else None,
+            timeout_ms=timeout_ms,
+            result_not_for_model=result_not_for_model,
+            check_permissions=check_permissions,
+            soft_error_result=True if soft_error_result else None,
+        )
+        wait = timeout if timeout is not None else self._core.options.control_timeout
+        if timeout is None and wait is not None and timeout_ms is not None:
+            # The CLI may wait for the server to connect, then runs the tool for up to
+            # timeout_ms: do not give up before it does.
+            wait = max(wait, timeout_ms / 1000 + _MCP_CONNECT_WAIT)
+        answer: c.McpCallResponse = await self._core.request(payload, wait)
+        return answer
+
+    async def mcp_read_resource(self, server_name: str, uri: str) -> c.McpReadResourceResponse:
+        """Read a ``ui://`` resource (an MCP Apps widget) of an MCP server the CLI connected.
+
+        The contents are untrusted third-party content (HTML): render them sandboxed.
+
+        Raises:
+            ControlRequestError: a URI that is not ``ui://``, an unknown or unconnected
+                server, an SDK server, or the server's own error.
+        """
+        return await self.request(c.McpReadResourceRequest(server_name=server_name, uri=uri))
+
+    async def seed_read_state(self, path: str, mtime: float) -> None:
+        """Tell the CLI that its Read of ``path`` happened when the file's mtime was
+        ``mtime`` (milliseconds since the epoch, as ``os.stat(path).st_mtime_ns //
+        1_000_000``), so an Edit does not fail with "file not read yet" after that Read
+        left the context.
+
+        The CLI seeds nothing (and still answers) when the file changed since ``mtime``,
+        is over 10 MiB, or the Read rules deny it: an Edit then needs a fresh Read.
+        """
+        await self.request(c.SeedReadStateRequest(path=path, mtime=mtime))
+
+    async def register_repo_root(
+        self,
+        directory: str,
+        *,
+        reload_claude_md: bool | None = None,
+        reload_plugins: bool | None = None,
+        reload_skills: bool | None = None,
+    ) -> c.RegisterRepoRootResponse:
+        """Add ``directory`` as a working-directory root, optionally reloading CLAUDE.md,
+        plugins and skills; returns the root as the CLI resolved it.
+
+        Raises:
+            ControlRequestError: ``directory`` is not a strict subdirectory of the working
+                directory or of an ``add_dirs`` root, does not exist, or is already a
+                root.
+        """
+        return await self.request(
+            c.RegisterRepoRootRequest(
+                directory=directory,
+                reload_claude_md=reload_claude_md,
+                reload_plugins=reload_plugins,
+                reload_skills=reload_skills,
+            )
+        )
+
+    async def set_mcp_permission_mode_override(
+        self, server_name: str, mode: Literal["default", "auto"] | None
+    ) -> c.SetMcpPermissionModeOverrideResponse:
+        """Pin an MCP server's tools to permission mode ``"default"`` (ask per action) or
+        ``"auto"`` (the auto-mode classifier), or clear the pin with None.
+
+        Tighten-only: the pin applies only where the session's mode would allow the call
+        anyway. ``warning`` is set when no known server has that name (the pin is kept and
+        applies once one connects).
+
+        Raises:
+            ControlRequestError: any other mode.
+        """
+        return await self.request(
+            c.SetMcpPermissionModeOverrideRequest(server_name=server_name, mode=mode)
+        )
+
+    async def reinitialize(self) -> c.InitializeResponse:
+        """Send ``initialize`` again and return the CLI's fresh answer (``server_info``
+        becomes it).
+
+        The request is the one the session started with: the same hooks under the same
+        callback ids, so this session's hook callbacks keep answering. The CLI re-registers
+        them and settles any hook callback it was still waiting for itself (it withdraws
+        the request here, denies a pending PreToolUse with a retry notice); a turn in
+        progress goes on. Use it after the CLI's state changed under the session (settings,
+        plugins) to read the new commands, models and agents.
+
+        Raises:
+            InitializeTimeoutError: no answer within ``initialize_timeout``.
+            ClaudeSDKError: a hook matcher uses ``on_failure="block"`` and the CLI no
+                longer reports support for it (``kind="unsupported"``).
+        """
+        return await lifecycle.reinitialize(self._core)
 
 
 # -------------------------------------------------------------------------------------

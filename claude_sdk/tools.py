@@ -29,7 +29,10 @@ and never raises for a failure of the tool:
 * A parameter annotated `ToolContext` receives the call's context (the Claude tool-use id
   from ``_meta["claudecode/toolUseId"]``); it is not part of the schema.
 * Async handlers run in the session's task group; sync handlers run in a worker thread, so a
-  blocking handler does not stall the session.
+  blocking handler does not stall the session (a cancelled call abandons its thread).
+* A tool's own ``timeout`` (milliseconds) ends a slow call with an ``isError`` result that
+  says so. The CLI has a per-call limit of its own (`SdkMcpServer.call_timeout`); when it
+  cancels a call, the handler is cancelled and the host learns why (`ToolCancelled`).
 * What the handler returns becomes the result: ``str`` -> one text content; a list (or one)
   of content dicts, ``mcp`` content objects, `TextBlock` / `ImageBlock` -> that content; a
   dict or an attrs, dataclass or pydantic instance -> ``structuredContent`` plus its JSON as
@@ -38,6 +41,10 @@ and never raises for a failure of the tool:
 * An exception from the handler (or a return value of another kind) becomes an ``isError``
   result whose text is the error's type and message: the model sees it. It is never a
   JSON-RPC error.
+
+The tool list of an `SdkMcpServer` may change while sessions serve it: `SdkMcpServer.add_tool`
+and `SdkMcpServer.remove_tool` tell every such session (`SdkMcpServer.notify_tools_changed`),
+whose CLI lists the tools again.
 
 Importing this module does not import ``mcp`` (about 330 ms): only
 ``SdkMcpServer.to_mcp_server`` does, when a session starts the server. The message models,
@@ -59,7 +66,7 @@ import logging
 import re
 import types
 import typing
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, overload
 
 import attrs
@@ -96,6 +103,7 @@ __all__ = [
     "SdkMcpServer",
     "SdkTool",
     "ToolAnnotations",
+    "ToolCancelled",
     "ToolContext",
     "ToolResult",
     "create_sdk_mcp_server",
@@ -114,6 +122,67 @@ _NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
 @attrs.frozen(kw_only=True)
+class ToolCancelled:
+    """The CLI gave up on a request to an in-process server and cancelled it.
+
+    The CLI does so when a tool call outlives its per-call timeout (the server's
+    ``timeout`` in its config, else ``MCP_TOOL_TIMEOUT``, else about 27.8 hours) or when the
+    turn is interrupted. The model has already been told (for a timeout: ``MCP server "calc"
+    tool "slow" timed out after 2s``); the handler is cancelled, and its answer would be
+    dropped. ``str()`` is the explanation, with what to change.
+
+    Attributes:
+        server: the server's name in the session (its key in ``Options.mcp_servers``).
+        method: the cancelled JSON-RPC method (``tools/call`` for a tool).
+        tool: the tool's name, for a ``tools/call``.
+        tool_use_id: the Claude tool-use id of that call, when the CLI sent one.
+        reason: the CLI's reason, as sent (``"SdkError: Request timed out"``).
+        elapsed: seconds from the CLI's request to its cancellation, measured in this process.
+        timeout: the per-call timeout in milliseconds the server declares
+            (`SdkMcpServer.call_timeout`), or None (none declared, or not an `SdkMcpServer`).
+    """
+
+    server: str
+    method: str
+    tool: str | None = None
+    tool_use_id: str | None = None
+    reason: str | None = None
+    elapsed: float = 0.0
+    timeout: int | None = None
+
+    @property
+    def timed_out(self) -> bool:
+        """True when the CLI's reason is its per-call timeout."""
+        return "timed out" in (self.reason or "").lower()
+
+    def __str__(self) -> str:
+        what = f"tool {self.tool!r}" if self.tool is not None else self.method
+        use = f" (tool use {self.tool_use_id})" if self.tool_use_id else ""
+        text = (
+            f"the CLI cancelled {what} of in-process MCP server {self.server!r}{use} after "
+            f"{self.elapsed:.1f} s: {self.reason or 'no reason given'}"
+        )
+        if not self.timed_out:
+            return text
+        if self.timeout is not None:
+            limit = f"the {self.timeout} ms this server declared"
+        else:
+            limit = "MCP_TOOL_TIMEOUT, or the CLI's default"
+        return (
+            f"{text}. The CLI's per-call timeout ({limit}) ended the call; give the server "
+            "a longer one (create_sdk_mcp_server(timeout=ms), @tool(timeout=ms), or "
+            '{"type": "sdk", "instance": server, "timeout": ms} in Options.mcp_servers)'
+        )
+
+
+@attrs.define(eq=False)
+class _CallState:
+    """What happens to one running call after it started (shared with its `ToolContext`)."""
+
+    cancellation: ToolCancelled | None = None
+
+
+@attrs.frozen(kw_only=True)
 class ToolContext:
     """What a handler may know about the call; declare a parameter of this type to get it.
 
@@ -127,6 +196,13 @@ class ToolContext:
     tool_name: str
     tool_use_id: str | None = None
     meta: Mapping[str, Any] = attrs.field(factory=dict)
+    _state: _CallState = attrs.field(factory=_CallState, init=False, repr=False, eq=False)
+
+    @property
+    def cancellation(self) -> ToolCancelled | None:
+        """Why the CLI cancelled this call, once it has (read it where the handler catches
+        the cancellation, ``except anyio.get_cancelled_exc_class():``); else None."""
+        return self._state.cancellation
 
 
 @attrs.frozen(kw_only=True)
@@ -190,6 +266,9 @@ class SdkTool:
         annotations: MCP tool annotations (wire form).
         meta: the tool's ``_meta`` (``anthropic/searchHint``, ``anthropic/alwaysLoad``,
             ``anthropic/maxResultSizeChars``, ...).
+        timeout: milliseconds the handler may run; past it the call is cancelled and the
+            model gets an ``isError`` result saying so. None: no limit of its own (the CLI's
+            per-call timeout of the server still applies, see `SdkMcpServer.call_timeout`).
 
     An `SdkTool` built directly, without `tool`, calls ``handler(arguments)`` with the
     arguments dict as the CLI sent it (no checks; ``input_schema`` is yours to write).
@@ -202,6 +281,7 @@ class SdkTool:
     output_schema: dict[str, Any] | None = None
     annotations: dict[str, Any] | None = None
     meta: dict[str, Any] | None = None
+    timeout: int | None = attrs.field(default=None, validator=lambda i, a, v: _check_ms(a, v))
     _plan: _Plan | None = attrs.field(default=None, alias="plan", repr=False)
 
     def definition(self) -> dict[str, Any]:
@@ -229,19 +309,32 @@ class SdkTool:
         Returns:
             ``{"content": [...], "isError": bool}`` plus ``structuredContent`` and ``_meta``
             when there are any. Failures (bad arguments, an exception in the handler, a
-            return value of an unsupported kind) are ``isError`` results.
+            return value of an unsupported kind, the tool's own ``timeout``) are ``isError``
+            results. Cancellation from outside (the CLI's timeout, the session ending) is
+            not a failure: it propagates.
         """
-        args = dict(arguments or {})
+        return await self._run(arguments, self._context(meta))
+
+    def _context(self, meta: Mapping[str, Any] | None) -> ToolContext:
         meta = dict(meta or {})
         tool_use_id = meta.get(_TOOL_USE_ID)
-        context = ToolContext(
+        return ToolContext(
             tool_name=self.name,
             tool_use_id=tool_use_id if isinstance(tool_use_id, str) else None,
             meta=meta,
         )
+
+    async def _run(
+        self, arguments: Mapping[str, Any] | None, context: ToolContext
+    ) -> dict[str, Any]:
+        args = dict(arguments or {})
         try:
             if self._plan is None:
-                value = await _invoke(self.handler, _is_async(self.handler), [args], {})
+                call: tuple[bool, list[Any], dict[str, Any]] = (
+                    _is_async(self.handler),
+                    [args],
+                    {},
+                )
             else:
                 bound = self._plan.bind(args, context)
                 if isinstance(bound, list):
@@ -249,7 +342,21 @@ class SdkTool:
                         f"Invalid arguments for tool {self.name!r}:\n"
                         + "\n".join(f"- {problem}" for problem in bound)
                     )
-                value = await _invoke(self.handler, self._plan.is_async, *bound)
+                call = (self._plan.is_async, *bound)
+            if self.timeout is None:
+                value = await _invoke(self.handler, *call)
+            else:
+                import anyio
+
+                value = _TIMED_OUT
+                with anyio.move_on_after(self.timeout / 1000):
+                    value = await _invoke(self.handler, *call)
+                if value is _TIMED_OUT:
+                    logger.warning("tool %r ran past its timeout of %d ms", self.name, self.timeout)
+                    return _error_result(
+                        f"tool {self.name!r} did not finish within its timeout of "
+                        f"{self.timeout} ms, and was cancelled"
+                    )
         except Exception as exc:  # the model is told; the session goes on
             logger.warning("tool %r raised %r", self.name, exc, exc_info=True)
             return _error_result(_describe(exc))
@@ -258,6 +365,23 @@ class SdkTool:
         except (TypeError, ValueError) as exc:
             logger.warning("tool %r returned an unsupported value: %s", self.name, exc)
             return _error_result(f"tool {self.name!r} returned an unsupported value: {exc}")
+
+
+#: What a timed-out call "returned" (no handler returns this object).
+_TIMED_OUT: Any = object()
+#: The largest timeout the CLI takes (a 32-bit signed millisecond count).
+_MAX_MS = 2_147_483_647
+
+
+def _check_ms(attribute: attrs.Attribute[Any], value: int | None, minimum: int = 1) -> None:
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{attribute.name} is in milliseconds, an int (got {value!r})")
+    if not minimum <= value <= _MAX_MS:
+        raise ValueError(
+            f"{attribute.name} is in milliseconds, from {minimum} to {_MAX_MS} (got {value})"
+        )
 
 
 # ======================================================================================
@@ -273,6 +397,7 @@ def tool(
     description: str | None = None,
     annotations: ToolAnnotations | Mapping[str, Any] | None = None,
     meta: Mapping[str, Any] | None = None,
+    timeout: int | None = None,
 ) -> Callable[[Callable[..., Any]], SdkTool]: ...
 def tool(
     name: str | Callable[..., Any] | None = None,
@@ -280,6 +405,7 @@ def tool(
     description: str | None = None,
     annotations: ToolAnnotations | Mapping[str, Any] | None = None,
     meta: Mapping[str, Any] | None = None,
+    timeout: int | None = None,
 ) -> SdkTool | Callable[[Callable[..., Any]], SdkTool]:
     """Make an in-process tool of a function (``@tool`` or ``@tool(...)``).
 
@@ -298,18 +424,21 @@ def tool(
         meta: the tool's ``_meta``, for example ``{"anthropic/alwaysLoad": True}`` (never
             defer it behind ToolSearch), ``{"anthropic/searchHint": "..."}``,
             ``{"anthropic/maxResultSizeChars": 100_000}``.
+        timeout: milliseconds the function may run (see `SdkTool.timeout`). The server
+            tells the CLI a per-call timeout one second longer than its longest tool
+            timeout, so this limit, with its explained error, ends a slow call first.
 
     Raises:
         TypeError: a parameter has no type annotation or a type without a JSON Schema, or
-            the function takes ``*args``.
-        ValueError: the name is not a valid tool name.
+            the function takes ``*args``; ``timeout`` is not an int.
+        ValueError: the name is not a valid tool name; ``timeout`` is out of range.
     """
     if callable(name):
-        return _make_tool(name, None, description, annotations, meta)
+        return _make_tool(name, None, description, annotations, meta, timeout)
     tool_name = name
 
     def decorate(fn: Callable[..., Any]) -> SdkTool:
-        return _make_tool(fn, tool_name, description, annotations, meta)
+        return _make_tool(fn, tool_name, description, annotations, meta, timeout)
 
     return decorate
 
@@ -320,6 +449,7 @@ def _make_tool(
     description: str | None,
     annotations: ToolAnnotations | Mapping[str, Any] | None,
     meta: Mapping[str, Any] | None,
+    timeout: int | None = None,
 ) -> SdkTool:
     if isinstance(fn, SdkTool):
         raise TypeError(f"{fn.name!r} is already a tool")
@@ -338,6 +468,7 @@ def _make_tool(
         output_schema=output_schema,
         annotations=_annotations(annotations),
         meta=dict(meta) if meta else None,
+        timeout=timeout,
         plan=plan,
     )
 
@@ -417,12 +548,18 @@ class _Plan:
 async def _invoke(
     handler: Callable[..., Any], is_async: bool, positional: list[Any], keywords: dict[str, Any]
 ) -> Any:
-    """Call the handler: in the event loop when async, else in a worker thread."""
+    """Call the handler: in the event loop when async, else in a worker thread.
+
+    A worker thread cannot be interrupted: when the call is cancelled (a timeout, the session
+    ending) it is abandoned, so the cancellation is not held up; its result is dropped.
+    """
     if is_async:
         return await handler(*positional, **keywords)
     import anyio.to_thread
 
-    value = await anyio.to_thread.run_sync(functools.partial(handler, *positional, **keywords))
+    value = await anyio.to_thread.run_sync(
+        functools.partial(handler, *positional, **keywords), abandon_on_cancel=True
+    )
     if inspect.isawaitable(value):  # a sync callable that returned an awaitable
         value = await value
     return value
@@ -989,18 +1126,62 @@ def _tools(value: Iterable[SdkTool | Callable[..., Any]]) -> tuple[SdkTool, ...]
     return tuple(out)
 
 
-@attrs.frozen(kw_only=True, eq=False)
+#: How a session serving a server sends one of its messages to the CLI (given by the bridge).
+_Relay = Callable[[dict[str, Any]], Awaitable[None]]
+
+_TOOLS_CHANGED: Mapping[str, Any] = {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}
+
+
+def _server_timeout(instance: object, attribute: attrs.Attribute[Any], value: int | None) -> None:
+    _check_ms(attribute, value, minimum=1000)  # the CLI ignores a shorter one
+
+
+@attrs.define(kw_only=True, eq=False)
 class SdkMcpServer:
     """An in-process MCP server of `SdkTool` s (made by `create_sdk_mcp_server`).
 
-    Put it in ``Options.mcp_servers``; the session serves it while it runs. Plain functions
-    in ``tools`` are made tools with `tool`.
+    Put it in ``Options.mcp_servers``; each session serves it while it runs (one object may
+    serve several sessions at once). Plain functions in ``tools`` are made tools with `tool`.
+
+    The tool list may change while sessions run: `add_tool` and `remove_tool` change it and
+    tell every session serving the server (`notify_tools_changed`); the CLI lists the tools
+    again and the model sees the new list from its next request on. Assigning ``tools``
+    changes the list without telling anyone: call `notify_tools_changed` after it.
+
+    Attributes:
+        name: ``serverInfo.name``.
+        version: ``serverInfo.version``.
+        tools: the tools, in ``tools/list`` order.
+        instructions: the server's instructions for the model.
+        timeout: the CLI's per-call timeout for this server, in milliseconds (at least
+            1000); see `call_timeout`.
+        on_cancel: called with a `ToolCancelled` when the CLI cancels a call to this server
+            (its timeout, an interrupt), before the handler is cancelled; a coroutine
+            function is awaited. Whatever it does, a warning is logged.
     """
 
     name: str
     version: str = "1.0.0"
     tools: tuple[SdkTool, ...] = attrs.field(default=(), converter=_tools)
     instructions: str | None = None
+    timeout: int | None = attrs.field(default=None, validator=_server_timeout)
+    on_cancel: Callable[[ToolCancelled], object] | None = None
+    _relays: list[_Relay] = attrs.field(factory=list, init=False, repr=False)
+    _running: dict[str, ToolContext] = attrs.field(factory=dict, init=False, repr=False)
+
+    @property
+    def call_timeout(self) -> int | None:
+        """The per-call timeout in milliseconds the CLI is given for this server.
+
+        ``timeout``, or one second more than the longest tool ``timeout`` when that is longer
+        (so a tool's own limit ends it first); None when neither is set: the CLI then uses
+        ``MCP_TOOL_TIMEOUT``, else its default of 100,000,000 ms (about 27.8 hours). The
+        CLI learns it when a session starts: a longer tool added later does not raise it.
+        """
+        found = [t.timeout + 1000 for t in self.tools if t.timeout is not None]
+        if self.timeout is not None:
+            found.append(self.timeout)
+        return min(max(found), _MAX_MS) if found else None
 
     def get_tool(self, name: str) -> SdkTool | None:
         """The tool called ``name``, or None."""
@@ -1009,6 +1190,69 @@ class SdkMcpServer:
     def list_tools(self) -> list[dict[str, Any]]:
         """The ``tools/list`` entries (MCP wire form)."""
         return [t.definition() for t in self.tools]
+
+    async def add_tool(
+        self, new: SdkTool | Callable[..., Any], *, replace: bool = False
+    ) -> SdkTool:
+        """Add a tool and tell every session serving this server (`notify_tools_changed`).
+
+        Args:
+            new: an `SdkTool`, or a typed function (made a tool with `tool`).
+            replace: replace a tool of the same name (in its place) instead of refusing.
+
+        Returns:
+            The tool added.
+
+        Raises:
+            ValueError: a tool of that name exists and ``replace`` is false.
+            TypeError: ``new`` is not a tool and cannot be made one.
+            ClaudeSDKError: a session could not tell its CLI (see `notify_tools_changed`).
+        """
+        (made,) = _tools([new])
+        found = self.get_tool(made.name)
+        if found is not None and not replace:
+            raise ValueError(f"server {self.name!r} already has a tool {made.name!r}")
+        if found is None:
+            self.tools = (*self.tools, made)
+        else:
+            self.tools = tuple(made if t is found else t for t in self.tools)
+        await self.notify_tools_changed()
+        return made
+
+    async def remove_tool(self, name: str) -> SdkTool:
+        """Remove the tool called ``name`` and tell every session serving this server.
+
+        A call of it already running goes on.
+
+        Returns:
+            The tool removed.
+
+        Raises:
+            KeyError: there is no such tool.
+            ClaudeSDKError: a session could not tell its CLI (see `notify_tools_changed`).
+        """
+        found = self.get_tool(name)
+        if found is None:
+            raise KeyError(f"server {self.name!r} has no tool {name!r}")
+        self.tools = tuple(t for t in self.tools if t is not found)
+        await self.notify_tools_changed()
+        return found
+
+    async def notify_tools_changed(self) -> None:
+        """Tell every session serving this server that its tool list changed.
+
+        Each session sends its CLI ``notifications/tools/list_changed`` (a host
+        ``mcp_message`` control request) and returns once the CLI acknowledged it. The CLI
+        then asks ``tools/list`` again, and a turn it starts afterwards waits for that, so
+        the model sees the new list on its next request. Without a session running, this
+        does nothing.
+
+        Raises:
+            ControlTimeoutError: a CLI did not acknowledge within ``Options.control_timeout``.
+            SessionClosedError: a session ended meanwhile.
+        """
+        for relay in list(self._relays):
+            await relay(dict(_TOOLS_CHANGED))
 
     async def call_tool(
         self,
@@ -1023,13 +1267,52 @@ class SdkMcpServer:
         if found is None:
             names = ", ".join(t.name for t in self.tools) or "none"
             return _error_result(f"unknown tool {name!r} (this server has: {names})")
-        return await found.call(arguments, meta=meta)
+        context = found._context(meta)
+        key = context.tool_use_id
+        if key is not None:
+            self._running[key] = context
+        try:
+            return await found._run(arguments, context)
+        finally:
+            if key is not None and self._running.get(key) is context:
+                del self._running[key]
+
+    # -- the bridge's side (claude_sdk._mcp_bridge)
+
+    def _attach(self, relay: _Relay) -> Callable[[], None]:
+        """A session serves this server from now on; the function that ends that."""
+        self._relays.append(relay)
+
+        def detach() -> None:
+            if relay in self._relays:
+                self._relays.remove(relay)
+
+        return detach
+
+    async def _cancelled(self, cancelled: ToolCancelled) -> None:
+        """The CLI cancelled a call (before the handler is): record why, tell ``on_cancel``."""
+        if cancelled.tool_use_id is not None:
+            context = self._running.get(cancelled.tool_use_id)
+            if context is not None:
+                context._state.cancellation = cancelled
+        logger.warning("%s", cancelled)
+        if self.on_cancel is None:
+            return
+        try:
+            outcome = self.on_cancel(cancelled)
+            if inspect.isawaitable(outcome):
+                await outcome
+        except Exception:  # a failing callback must not stop the cancellation
+            logger.exception("on_cancel of MCP server %r raised", self.name)
 
     def to_mcp_server(self) -> Server[Any]:
         """A new ``mcp`` low-level server for these tools (imports ``mcp``).
 
+        Its ``tools/list`` answers with the tools of the moment (see `add_tool`).
+
         Raises:
-            pydantic.ValidationError: a tool's annotations or ``_meta`` are not valid MCP.
+            pydantic.ValidationError: a tool's annotations or ``_meta`` are not valid MCP
+                (checked here for the tools of now, and by each ``tools/list`` for later ones).
         """
         try:
             from mcp import types
@@ -1037,12 +1320,17 @@ class SdkMcpServer:
         except ImportError as exc:
             raise ImportError(_NEEDS_MCP) from exc
 
-        listed = types.ListToolsResult(
-            tools=[types.Tool.model_validate(entry) for entry in self.list_tools()]
-        )
+        def listing(tools: tuple[SdkTool, ...]) -> types.ListToolsResult:
+            entries = [t.definition() for t in tools]
+            return types.ListToolsResult(tools=[types.Tool.model_validate(e) for e in entries])
+
+        cache = [(self.tools, listing(self.tools))]  # validated once per tool list
 
         async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
-            return listed
+            tools = self.tools
+            if cache[0][0] is not tools:
+                cache[0] = (tools, listing(tools))
+            return cache[0][1]
 
         async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
             raw = ctx.params if isinstance(ctx.params, Mapping) else {}
@@ -1073,6 +1361,8 @@ def create_sdk_mcp_server(
     tools: Iterable[SdkTool | Callable[..., Any]] = (),
     *,
     instructions: str | None = None,
+    timeout: int | None = None,
+    on_cancel: Callable[[ToolCancelled], object] | None = None,
 ) -> SdkMcpServer:
     """An in-process MCP server for ``Options.mcp_servers``.
 
@@ -1082,8 +1372,19 @@ def create_sdk_mcp_server(
         version: ``serverInfo.version``.
         tools: `SdkTool` s (or plain typed functions, made tools with `tool`).
         instructions: the server's instructions for the model.
+        timeout: the CLI's per-call timeout for this server, in milliseconds (at least
+            1000); see `SdkMcpServer.call_timeout`.
+        on_cancel: called with a `ToolCancelled` when the CLI cancels a call.
 
     Raises:
-        ValueError: two tools have the same name.
+        ValueError: two tools have the same name; ``timeout`` is out of range.
+        TypeError: ``timeout`` is not an int.
     """
-    return SdkMcpServer(name=name, version=version, tools=tools, instructions=instructions)
+    return SdkMcpServer(
+        name=name,
+        version=version,
+        tools=tools,
+        instructions=instructions,
+        timeout=timeout,
+        on_cancel=on_cancel,
+    )

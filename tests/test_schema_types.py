@@ -31,7 +31,7 @@ from dataclasses import InitVar, dataclass, field
 from typing import Annotated, Any, ClassVar, Literal, Optional
 
 import attrs
-import jsonschema  # type: ignore[import-untyped]  # a dependency of mcp (a test dependency)
+import jsonschema
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st

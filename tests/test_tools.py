@@ -16,6 +16,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Annotated, Any, Literal, Optional
 
+import anyio
 import attrs
 import pytest
 from typing_extensions import NotRequired, TypedDict
@@ -27,6 +28,7 @@ from claude_sdk.tools import (
     SdkMcpServer,
     SdkTool,
     ToolAnnotations,
+    ToolCancelled,
     ToolContext,
     ToolResult,
     create_sdk_mcp_server,
@@ -836,7 +838,8 @@ async def test_round_trip_through_the_sdk_with_fake_cli() -> None:
     assert initialize["result"]["protocolVersion"] == "2025-11-25"
     assert initialize["result"]["serverInfo"]["name"] == "calc"
     assert initialize["result"]["serverInfo"]["version"] == "1.0.0"
-    assert initialize["result"]["capabilities"]["tools"] == {"listChanged": False}
+    # the server can notify (SdkMcpServer.notify_tools_changed), so it says so
+    assert initialize["result"]["capabilities"]["tools"] == {"listChanged": True}
     assert initialize["result"]["instructions"] == "Arithmetic."
     assert initialized == {"jsonrpc": "2.0", "result": {}}
     assert listed == {
@@ -959,3 +962,122 @@ def test_importing_the_sdk_does_not_import_mcp(code: str) -> None:
     assert "claude_sdk" in modules
     leaked = [m for m in modules if m == "mcp" or m.startswith(("mcp.", "mcp_types", "pydantic"))]
     assert leaked == []
+
+
+# --------------------------------------------------------------------------------------
+# Changing tools, timeouts, cancellations (the session side: tests/test_mcp_notifications.py)
+
+
+async def test_add_and_remove_tools_without_a_session() -> None:
+    server = calc()
+    assert server.call_timeout is None
+
+    @tool
+    async def sub(a: int, b: int) -> str:
+        """Subtract b from a."""
+        return str(a - b)
+
+    assert await server.add_tool(sub) is sub
+    assert [t.name for t in server.tools] == ["add", "divide", "sub"]
+    with pytest.raises(ValueError, match="server 'calc' already has a tool 'sub'"):
+        await server.add_tool(sub)
+
+    def square(x: int) -> int:
+        """Square x."""
+        return x * x
+
+    made = await server.add_tool(square)  # a plain function is made a tool
+    assert made.name == "square"
+    renamed = tool(name="add")(square)
+    assert await server.add_tool(renamed, replace=True) is renamed
+    assert [t.name for t in server.tools] == ["add", "divide", "sub", "square"]
+    assert server.tools[0] is renamed  # replaced in its place
+    assert await server.remove_tool("sub") is sub
+    with pytest.raises(KeyError, match="server 'calc' has no tool 'sub'"):
+        await server.remove_tool("sub")
+    with pytest.raises(TypeError, match="not a tool"):
+        await server.add_tool("sub")  # type: ignore[arg-type]
+    # assigning the list directly goes through the same checks
+    with pytest.raises(ValueError, match="duplicate tool names: add"):
+        server.tools = (add, add)
+    await server.notify_tools_changed()  # no session serves it: nothing to tell
+
+
+def test_timeouts_are_milliseconds_and_the_cli_gets_the_longest() -> None:
+    @tool(timeout=2500)
+    async def slow() -> str:
+        return "ok"
+
+    @tool(timeout=40_000)
+    async def slower() -> str:
+        return "ok"
+
+    assert slow.timeout == 2500
+    assert create_sdk_mcp_server("s", tools=[add]).call_timeout is None
+    assert create_sdk_mcp_server("s", tools=[slow]).call_timeout == 3500
+    assert create_sdk_mcp_server("s", tools=[slow, slower]).call_timeout == 41_000
+    assert create_sdk_mcp_server("s", tools=[slow], timeout=60_000).call_timeout == 60_000
+    assert create_sdk_mcp_server("s", tools=[slower], timeout=5000).call_timeout == 41_000
+    with pytest.raises(ValueError, match="from 1000 to 2147483647"):
+        create_sdk_mcp_server("s", timeout=999)  # the CLI would ignore it
+    with pytest.raises(TypeError, match="in milliseconds, an int"):
+        create_sdk_mcp_server("s", timeout=1.5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="in milliseconds, an int"):
+        tool(timeout=True)(add.handler)
+    with pytest.raises(ValueError, match="from 1 to"):
+        tool(timeout=0)(add.handler)
+
+
+async def test_a_tool_past_its_own_timeout_is_an_explained_error() -> None:
+    @tool(timeout=20)
+    async def forever() -> str:
+        """Never return."""
+        await anyio.sleep_forever()
+        return "never"
+
+    release = threading.Event()
+    try:
+
+        @tool(timeout=20)
+        def blocked() -> str:
+            """Block a worker thread."""
+            release.wait(10)
+            return "late"
+
+        with anyio.fail_after(5):
+            assert await forever.call({}) == error(
+                "tool 'forever' did not finish within its timeout of 20 ms, and was cancelled"
+            )
+            # a worker thread cannot be interrupted: it is abandoned, the call returns
+            assert await blocked.call({}) == error(
+                "tool 'blocked' did not finish within its timeout of 20 ms, and was cancelled"
+            )
+    finally:
+        release.set()
+
+
+def test_tool_cancelled_explains_itself() -> None:
+    timed_out = ToolCancelled(
+        server="calc",
+        method="tools/call",
+        tool="slow",
+        tool_use_id="toolu_1",
+        reason="SdkError: Request timed out",
+        elapsed=2.04,
+    )
+    assert timed_out.timed_out
+    assert str(timed_out) == (
+        "the CLI cancelled tool 'slow' of in-process MCP server 'calc' (tool use toolu_1) after "
+        "2.0 s: SdkError: Request timed out. The CLI's per-call timeout (MCP_TOOL_TIMEOUT, or "
+        "the CLI's default) ended the call; give the server a longer one "
+        "(create_sdk_mcp_server(timeout=ms), @tool(timeout=ms), or "
+        '{"type": "sdk", "instance": server, "timeout": ms} in Options.mcp_servers)'
+    )
+    declared = attrs.evolve(timed_out, timeout=3500)
+    assert "(the 3500 ms this server declared)" in str(declared)
+    interrupted = ToolCancelled(server="calc", method="resources/read", reason="AbortError")
+    assert not interrupted.timed_out
+    assert str(interrupted) == (
+        "the CLI cancelled resources/read of in-process MCP server 'calc' after 0.0 s: AbortError"
+    )
+    assert ToolContext(tool_name="x").cancellation is None

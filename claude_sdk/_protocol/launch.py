@@ -45,6 +45,10 @@ grace). ``Options -> (LaunchSpec, InitializeRequest)`` are pure functions (no I/
   explicit ``tools`` list and, when ``setting_sources`` is None, loads
   ``--setting-sources=user,project`` (where skills live). A list also goes to
   ``initialize.skills`` (``[]`` hides every skill).
+* ``debug`` -> ``--debug`` (or ``--debug=<filter>``), ``debug_file`` ->
+  ``--debug-file=``; the CLI writes its debug log to a file unless it is given
+  ``--debug-to-stderr``, which ``debug`` without ``debug_file`` adds (``debug_to_stderr``
+  decides explicitly), so the log reaches the stderr callback.
 * ``extra_args`` come last (``{k: None}`` -> ``--k``, ``{k: v}`` -> ``--k=v``), so they
   override anything above.
 
@@ -54,8 +58,11 @@ removing ``unset_env``.
 * ``CLAUDE_CODE_ENTRYPOINT=sdk-py`` and ``CLAUDE_CODE_SDK_READS_SESSION_STATE=1`` (the
   session relies on ``session_state_changed``) are set *before* ``Options.env``, which may
   override them. ``CLAUDE_AGENT_SDK_VERSION`` is set *after* it (not overridable), as are
-  ``CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true`` (``enable_file_checkpointing``) and
-  ``CLAUDE_AGENT_SDK_CLIENT_APP`` (``client_app``), which explicit options own.
+  ``CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true`` (``enable_file_checkpointing``),
+  ``CLAUDE_AGENT_SDK_CLIENT_APP`` (``client_app``) and the variables of ``tool_config``
+  (``CLAUDE_CODE_QUESTION_PREVIEW_FORMAT``, ``CLAUDE_CODE_QUESTION_EXTENDED=1``,
+  ``CLAUDE_CODE_QUESTION_OPTIONAL_DESCRIPTIONS=1``, as the TypeScript SDK sets them; a
+  False there removes the inherited variable), which explicit options own.
 * ``unset_env``: ``CLAUDECODE`` (set inside a Claude Code session; an inherited one makes
   the CLI refuse to start); ``CLAUDE_AGENT_SDK_DERIVED_CLIENT_APP`` (the official Python
   SDK removes it: an inherited value would misreport the client); ``DEBUG`` (a stray
@@ -98,6 +105,7 @@ __all__ = [
     "LaunchSpec",
     "build_initialize",
     "build_launch_spec",
+    "debug_to_stderr",
     "mcp_config",
     "mcp_server_wire",
     "register_hooks",
@@ -254,7 +262,13 @@ def mcp_server_wire(name: str, config: Any) -> dict[str, Any]:
             return sdk
         return dict(config)
     else:
-        return {"type": "sdk", "name": name}
+        out = {"type": "sdk", "name": name}
+        # An SdkMcpServer's declared per-call limit (its timeout, or its longest tool's plus
+        # a second): the CLI cancels a call after it (default MCP_TOOL_TIMEOUT or ~27 h).
+        timeout = getattr(config, "call_timeout", None)
+        if isinstance(timeout, int) and not isinstance(timeout, bool):
+            out["timeout"] = timeout
+        return out
     if config.timeout is not None:
         out["timeout"] = config.timeout
     if config.always_load is not None:
@@ -425,17 +439,20 @@ def build_argv(options: Options) -> list[str]:
         argv.append(_flag("mcp-config", path))
     if in_process:
         argv.append(_flag("mcp-config", _json({"mcpServers": in_process})))
-    if external:
-        argv.append("--await-initialize")
     if o.strict_mcp_config:
         argv.append("--strict-mcp-config")
     settings = _settings_value(o)
-    if settings is not None and not _is_json_text(settings):
+    settings_in_initialize = settings is not None and _is_json_text(settings)
+    if settings is not None and not settings_in_initialize:
         argv.append(_flag("settings", settings))  # a file's path
-    elif settings is not None:
+    elif settings_in_initialize:
         argv.append(_flag("initialize-fields", "settings"))
     if o.managed_settings is not None:
         argv.append("--managed-settings-in-initialize")
+    # What travels in initialize must be read before the CLI starts its session: the CLI
+    # refuses --managed-settings-in-initialize (and so --initialize-fields) without it.
+    if external or settings_in_initialize or o.managed_settings is not None:
+        argv.append("--await-initialize")
     if setting_sources is not None:
         argv.append(_flag("setting-sources", ",".join(setting_sources)))
     argv += [_flag("add-dir", d) for d in o.add_dirs]
@@ -476,9 +493,48 @@ def build_argv(options: Options) -> list[str]:
         argv.append(_flag("debug", o.debug))
     if o.debug_file is not None:
         argv.append(_flag("debug-file", o.debug_file))
+    if debug_to_stderr(o):
+        argv.append("--debug-to-stderr")
     for flag, value in o.extra_args.items():
         argv.append(f"--{flag}" if value is None else _flag(flag, value))
     return argv
+
+
+def debug_to_stderr(options: Options) -> bool:
+    """Whether the CLI writes its debug log to stderr (``--debug-to-stderr``).
+
+    Without that flag the CLI writes it to a file (``debug_file``, else one under
+    ``~/.claude/debug/``), and the host's stderr callback sees none of it: so a ``debug``
+    without a ``debug_file`` asks for stderr unless ``debug_to_stderr`` is False.
+    """
+    if options.debug_to_stderr is not None:
+        return options.debug_to_stderr
+    return options.debug not in (False, "") and options.debug_file is None
+
+
+#: ``AskUserQuestionConfig`` field -> the variable it sets (the TypeScript SDK's names).
+_QUESTION_ENV: Final = (
+    ("extended_questions", "CLAUDE_CODE_QUESTION_EXTENDED"),
+    ("optional_descriptions", "CLAUDE_CODE_QUESTION_OPTIONAL_DESCRIPTIONS"),
+)
+
+
+def _tool_config_env(options: Options, env: dict[str, str], unset: list[str]) -> None:
+    """``tool_config`` as variables: set what it sets, remove what it turns off."""
+    config = options.tool_config
+    questions = config.ask_user_question if config is not None else None
+    if questions is None:
+        return
+    if questions.preview_format is not None:
+        env["CLAUDE_CODE_QUESTION_PREVIEW_FORMAT"] = questions.preview_format
+    for field, name in _QUESTION_ENV:
+        value = getattr(questions, field)
+        if value is True:
+            env[name] = "1"
+        elif value is False:
+            env.pop(name, None)
+            if name not in unset:
+                unset.append(name)
 
 
 def build_env(options: Options) -> tuple[dict[str, str], tuple[str, ...]]:
@@ -501,6 +557,7 @@ def build_env(options: Options) -> tuple[dict[str, str], tuple[str, ...]]:
         env["CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING"] = "true"
     if options.client_app is not None:
         env["CLAUDE_AGENT_SDK_CLIENT_APP"] = options.client_app
+    _tool_config_env(options, env, unset)
     env["CLAUDE_AGENT_SDK_VERSION"] = __version__
     return env, tuple(unset)
 

@@ -113,8 +113,10 @@ class SessionCore:
         #: prompt or its last request: the inbound workers read this, not the logger, on
         #: their hot path.
         self.debug = logger.isEnabledFor(logging.DEBUG)
-        #: The CLI's answer to ``initialize``.
+        #: The CLI's answer to ``initialize`` (the latest one, after a re-initialize).
         self.server_info: c.InitializeResponse | None = None
+        #: The ``initialize`` request the session started with (a re-initialize resends it).
+        self.initialize_request: c.InitializeRequest | None = None
 
     # -- facts ---------------------------------------------------------------------------
 

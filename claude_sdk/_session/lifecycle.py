@@ -3,7 +3,8 @@
 * `start`: the in-process MCP servers, the reader, then ``initialize`` under
   ``initialize_timeout``. A CLI that refuses to start with an error result (a resume of a
   session that does not exist, a startup failure) raises `SessionNotFoundError` or
-  `ResultError` rather than a bare closed session.
+  `ResultError` rather than a bare closed session. `reinitialize` sends the same request
+  again later (``Session.reinitialize``).
 * `finish` (the ``async with`` body returned): the CLI keeps its stdin while it may still call
   back (hooks, ``can_use_tool``, in-process MCP servers) until every prompt is settled and it
   reports ``idle``; then stdin closes and the CLI exits. All of it within ONE
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
     from .core import SessionCore
     from .inbound import InboundWorkers
 
-__all__ = ["abort", "finish", "start"]
+__all__ = ["abort", "finish", "reinitialize", "start"]
 
 logger = logging.getLogger("claude_sdk.session")
 
@@ -69,7 +70,29 @@ async def start(
             raise SessionNotFoundError(detail, session_id=core.options.resume) from exc
         raise ResultError(result=result) from exc
     _check_initialize(core, info)
+    core.initialize_request = initialize
     core.server_info = info
+
+
+async def reinitialize(core: SessionCore) -> c.InitializeResponse:
+    """Send the session's ``initialize`` request again; ``server_info`` becomes the answer.
+
+    The request is the very one `start` sent (same hooks, same callback ids), so the hook
+    table stays valid; the protocol treats it as any other request (the turn accounting
+    is untouched). Bounded by ``initialize_timeout``.
+    """
+    request = core.initialize_request
+    if request is None:  # only a core that never started
+        raise SessionClosedError("the session has not been initialized")
+    timeout = core.options.initialize_timeout
+    try:
+        with anyio.fail_after(timeout):
+            info: c.InitializeResponse = await core.request(request, None)
+    except TimeoutError:
+        raise InitializeTimeoutError(timeout=timeout) from None
+    core.server_info = info
+    _check_initialize(core, info, first=False)
+    return info
 
 
 async def start_bridge(core: SessionCore, name: str, server: object) -> None:
@@ -89,7 +112,9 @@ async def start_bridge(core: SessionCore, name: str, server: object) -> None:
     core.bridges[name] = bridge
 
 
-def _check_initialize(core: SessionCore, info: c.InitializeResponse) -> None:
+def _check_initialize(core: SessionCore, info: c.InitializeResponse, *, first: bool = True) -> None:
+    """Fail on an answer that cannot honour ``on_failure="block"`` (as the TS SDK: a
+    re-initialize is judged on ``hook_on_failure_supported`` alone)."""
     options = core.options
     blocking = [
         m
@@ -97,8 +122,10 @@ def _check_initialize(core: SessionCore, info: c.InitializeResponse) -> None:
         for m in matchers
         if m.on_failure == "block"  # asked for explicitly (the SDK's default is softer)
     ]
-    unsupported = info.hook_on_failure_supported is not True or info.hooks_applied is False
-    if options.hooks and unsupported and not blocking:
+    unsupported = info.hook_on_failure_supported is not True or (
+        first and info.hooks_applied is False
+    )
+    if options.hooks and unsupported and not blocking and first:
         logger.warning(
             "this CLI does not report support for hook onFailure; a permission hook "
             "that fails may not block the action on the CLI's side"

@@ -75,6 +75,7 @@ import contextlib
 import copy
 import inspect
 import json
+import posixpath
 import re
 import secrets
 import uuid
@@ -121,6 +122,7 @@ __all__ = [
     "Received",
     "RequestCancelledError",
     "RequestHandler",
+    "SOFT_ERROR_RESULT_CAPABILITY",
     "Script",
     "ScriptedCLI",
     "StdinClosedError",
@@ -371,6 +373,27 @@ _INIT_CAPABILITIES: Final = [
     "reload_plugins_refuse_if_busy_v1",
     "get_usage_detached_v1",
 ]
+#: The capability CLI 2.1.331 adds to the initialize answer (``mcp_call``'s
+#: ``soft_error_result``); ``FakeCLI(capabilities=...)`` can list it.
+SOFT_ERROR_RESULT_CAPABILITY: Final = "mcp_call_soft_error_result_v1"
+_HOOK_EVENT_CATALOG: Final[list[_JSON]] = [
+    {"name": name, "summary": summary, "supportsMatcher": matcher}
+    for name, summary, matcher in [
+        ("PreToolUse", "Before tool execution", True),
+        ("PostToolUse", "After tool execution", True),
+        ("PostToolUseFailure", "After tool execution fails", True),
+        ("Notification", "When notifications are sent", True),
+        ("UserPromptSubmit", "When the user submits a prompt", False),
+        ("SessionStart", "When a new session is started", True),
+        ("Stop", "Right before Claude concludes its response", False),
+        ("SubagentStart", "When a subagent (Agent tool call) is started", True),
+        ("SubagentStop", "Right before a subagent (Agent tool call) concludes its response", True),
+        ("PreCompact", "Before conversation compaction", True),
+        ("SessionEnd", "When a session is ending", True),
+        ("PermissionRequest", "When a permission dialog is displayed", True),
+    ]
+]
+_UPDATE_SETTINGS_KEYS: Final = {"localSettings": ("outputStyle",), "userSettings": ("effortLevel",)}
 _SYSTEM_CAPABILITIES: Final = [
     "interrupt_receipt_v1",
     "interrupt_cancel_queued_v1",
@@ -560,6 +583,9 @@ class ScriptedCLI:
             answering requests until stdin closes).
         cancel_permissions_on_interrupt: on ``interrupt``, withdraw pending ``can_use_tool``
             requests first (``control_cancel_request``), as CLI 2.1.330 does. Default True.
+        capabilities: what the initialize answer lists in ``capabilities`` (from
+            ``FakeCLI(capabilities=...)``; change it before a re-initialize to change it).
+        repo_roots: the directories ``register_repo_root`` registered, resolved.
     """
 
     def __init__(self, fake: FakeCLI, peer: MemoryPeer, index: int) -> None:
@@ -600,6 +626,10 @@ class ScriptedCLI:
         self.errors: list[Exception] = []
         self.cancel_permissions_on_interrupt = True
         self.script_done = anyio.Event()
+        self.capabilities: list[str] = list(
+            fake.capabilities if fake.capabilities is not None else _INIT_CAPABILITIES
+        )
+        self.repo_roots: list[str] = []
 
         self._handlers: dict[str, RequestHandler] = {}
         self._changed = anyio.Event()
@@ -870,26 +900,31 @@ class ScriptedCLI:
             "mcp_message",
             "seed_read_state",
             "set_has_subscribers",
-            "update_settings",
         ):
             return None
-        if subtype in (
-            "stop_task",
-            "background_tasks",
-            "end_session",
-            "set_mcp_permission_mode_override",
-        ):
+        if subtype == "update_settings":
+            self._check_update_settings(raw)
+            return None
+        if subtype in ("stop_task", "end_session"):
             return {}
+        if subtype == "background_tasks":
+            # Nothing runs in the foreground of a fake: a named task is never found.
+            return {"backgrounded": False} if raw.get("tool_use_id") is not None else {}
+        if subtype == "set_mcp_permission_mode_override":
+            return self._mcp_permission_override(raw)
         if subtype == "mcp_status":
             return {"mcpServers": []}
         if subtype == "mcp_set_servers":
             servers = raw.get("servers") or {}
             return {"added": sorted(servers), "removed": [], "errors": {}}
-        if subtype in ("mcp_reconnect", "mcp_toggle", "mcp_read_resource"):
+        if subtype in ("mcp_reconnect", "mcp_toggle"):
+            raise ErrorReply(f"Server not found: {raw.get('serverName')}")
+        if subtype == "mcp_read_resource":
+            if not str(raw.get("uri", "")).startswith("ui://"):
+                raise ErrorReply("mcp_read_resource: uri must use the ui:// scheme")
             raise ErrorReply(f"Server not found: {raw.get('serverName')}")
         if subtype == "mcp_call":
-            server = str(raw.get("tool", "")).split("__")[1:2] or ["?"]
-            raise ErrorReply(f"Server not found: {server[0]}")
+            return self._mcp_call(raw)
         if subtype == "rewind_files":
             return {"canRewind": False, "error": "File rewinding is not enabled."}
         if subtype == "get_context_usage":
@@ -926,7 +961,7 @@ class ScriptedCLI:
         if subtype == "read_file":
             raise ErrorReply(f"read denied: {raw.get('path')}")
         if subtype == "register_repo_root":
-            return {"directory": raw.get("directory")}
+            return self._register_repo_root(raw)
         if subtype == "reload_plugins":
             return {
                 "commands": [dict(c) for c in _COMMANDS],
@@ -949,7 +984,20 @@ class ScriptedCLI:
                 "applied": {"model": self.model, "effort": "medium"},
             }
         if subtype == "get_hooks_listing":
-            return {"events": [], "hooks": [], "eventCatalog": [], "policy": {}}
+            # The host's own hooks (initialize) are not listed, as by the real CLI; a fake
+            # has no settings files, so nothing is.
+            return {
+                "events": [],
+                "hooks": [],
+                "eventCatalog": [dict(e) for e in _HOOK_EVENT_CATALOG],
+                "policy": {
+                    "disabledByPolicy": False,
+                    "managedOnly": False,
+                    "pluginOnly": False,
+                    "allDisabled": False,
+                    "policyHookCount": 0,
+                },
+            }
         if subtype == "list_permission_rules":
             return {
                 "state": {
@@ -960,6 +1008,66 @@ class ScriptedCLI:
                 }
             }
         raise ErrorReply(f"Unsupported control request subtype: {subtype}", "unsupported_request")
+
+    def _check_update_settings(self, raw: _JSON) -> None:
+        source = raw.get("source")
+        allowed = _UPDATE_SETTINGS_KEYS.get(str(source))
+        if allowed is None:
+            raise ErrorReply(f"update_settings: unsupported source {source}")
+        settings = raw.get("settings")
+        if not isinstance(settings, dict):
+            raise ErrorReply("update_settings requires settings to be an object")
+        refused = [k for k in settings if k not in allowed]
+        if refused:
+            raise ErrorReply(f"update_settings keys not allowed: {', '.join(refused)}")
+
+    def _mcp_permission_override(self, raw: _JSON) -> _JSON:
+        mode = raw.get("mode")
+        if mode not in ("default", "auto", None):
+            raise ErrorReply(
+                "Permission mode override over the control channel is tighten-only "
+                f"('default', 'auto', or null); rejected {mode!r}"
+            )
+        name = raw.get("serverName")
+        if mode is not None and name not in {s["name"] for s in self._mcp_servers()}:
+            return {
+                "warning": f"MCP server {name!r} is not yet known; override stored but will "
+                "not apply until a server with that exact name connects."
+            }
+        return {}
+
+    def _mcp_call(self, raw: _JSON) -> _JSON:
+        """As the real CLI answers a tool it cannot reach: the fake connects no MCP server
+        (script ``mcp_call`` with `on_request` to play one)."""
+        tool = str(raw.get("tool", ""))
+        parts = tool.split("__")
+        if len(parts) < 3 or parts[0] != "mcp" or not parts[1] or not parts[2]:
+            raise ErrorReply(f"Not a fully-qualified MCP tool name: {tool}")
+        server = parts[1]
+        if any(s["name"] == server and s["source"] == "sdk" for s in self._mcp_servers()):
+            raise ErrorReply(
+                "mcp_call does not support SDK MCP servers. SDK servers are caller-provided "
+                f"\u2014 invoke {server} directly."
+            )
+        raise ErrorReply(f"MCP server not connected: {server}")
+
+    def _register_repo_root(self, raw: _JSON) -> _JSON:
+        """Lexical checks only: the fake's ``cwd`` need not exist."""
+        given = str(raw.get("directory", ""))
+        directory = posixpath.normpath(posixpath.join(self.cwd, given))
+        cwd = posixpath.normpath(self.cwd)
+        if not directory.startswith(cwd.rstrip("/") + "/"):
+            raise ErrorReply(
+                f"register_repo_root: {given} is not a subdirectory of the session's working "
+                "directory or of a launch-time --add-dir root that still leads where it "
+                "first did"
+            )
+        if directory in self.repo_roots:
+            raise ErrorReply(
+                f"register_repo_root: {directory} is already a registered working directory"
+            )
+        self.repo_roots.append(directory)
+        return {"directory": directory}
 
     def _initialize_body(self, raw: _JSON) -> _JSON:
         body: _JSON = {
@@ -995,7 +1103,7 @@ class ScriptedCLI:
                 "fast_mode_state": "off",
                 "fast_mode_disabled_reason": "sdk_opt_in_required",
                 "session_state": "idle",
-                "capabilities": list(_INIT_CAPABILITIES),
+                "capabilities": list(self.capabilities),
             }
         )
         return body
@@ -2527,6 +2635,8 @@ class FakeCLI(MemoryTransport):
         session_id: the session id every connection reports (None: one per connection).
         auto_handshake: answer ``initialize`` before the script runs.
         raise_script_errors: re-raise a script's failure out of the SDK's ``connect``.
+        capabilities: what every initialize answer lists in ``capabilities`` (None: the 7
+            of CLI 2.1.330; add `SOFT_ERROR_RESULT_CAPABILITY` to play CLI 2.1.331).
         clis: the `ScriptedCLI` of every connection, in order.
         received: every frame the SDK wrote, on all connections, in order.
         log: the same, as `Received` records (with their arrival times).
@@ -2546,6 +2656,7 @@ class FakeCLI(MemoryTransport):
         session_id: str | None = None,
         auto_handshake: bool = False,
         raise_script_errors: bool = True,
+        capabilities: Sequence[str] | None = None,
     ) -> None:
         super().__init__(self._run_peer)
         if script is not None and replies is not None:
@@ -2557,6 +2668,7 @@ class FakeCLI(MemoryTransport):
         self.session_id = session_id
         self.auto_handshake = auto_handshake
         self.raise_script_errors = raise_script_errors
+        self.capabilities = list(capabilities) if capabilities is not None else None
         self.clis: list[ScriptedCLI] = []
         self.received: list[Frame] = []
         self.log: list[Received] = []

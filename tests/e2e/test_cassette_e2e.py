@@ -19,8 +19,8 @@ import claude_sdk as cs
 from claude_sdk.testing import Cassette, RecordingTransport, ReplayTransport, check_drift
 from claude_sdk.transports.subprocess import SubprocessTransport
 
-from ..testing.test_cassette import COMMITTED, FINAL, PROMPT, Seen, run_scenario, script_api
 from ..support.fetch_cli import CLI_VERSION
+from ..testing.test_cassette import COMMITTED, FINAL, PROMPT, Seen, run_scenario, script_api
 from .conftest import DRIFT, E2E
 
 
@@ -48,7 +48,9 @@ async def test_a_recorded_session_replays_like_the_live_one(
     for machine in (str(tmp_path), str(e2e.home), str(e2e.cwd), "pytest-of-", e2e.api.base_url):
         assert machine not in text
     # What the model does not know goes to the one drift report (test_drift_report.py).
-    DRIFT.findings.extend(("cassette", "Cassette", finding) for finding in check_drift(path))
+    DRIFT.findings.extend(
+        ("cassette", f"Cassette {f.direction} {f.frame}", f.problem) for f in check_drift(path)
+    )
 
     # Strict replay, the callbacks run again (fresh state) and are checked.
     replay_seen = Seen()
@@ -58,6 +60,10 @@ async def test_a_recorded_session_replays_like_the_live_one(
     assert replay.errors == []
 
     recording_pin = claude_cli_version == CLI_VERSION
-    if os.environ.get("CLAUDE_SDK_RECORD_E2E") == "1" and anyio_backend == "asyncio" and recording_pin:
+    if (
+        os.environ.get("CLAUDE_SDK_RECORD_E2E") == "1"
+        and anyio_backend == "asyncio"
+        and recording_pin
+    ):
         COMMITTED.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, COMMITTED)

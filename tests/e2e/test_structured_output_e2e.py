@@ -74,7 +74,8 @@ async def test_an_output_the_class_refuses_raises_and_is_flagged_in_the_stream(e
     assert isinstance(result, cs.ResultMessage)
     assert result.structured_output == {"value": 3}
     problem = result.structured_output_error
-    assert problem is not None and "even" in problem
+    assert problem is not None
+    assert "even" in problem
 
     e2e.api.reply(tool_use=("StructuredOutput", {"value": 5}))
     with pytest.raises(cs.StructuredOutputError) as caught:

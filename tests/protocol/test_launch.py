@@ -224,11 +224,27 @@ ARGV_ROWS: list[tuple[str, JSON, list[str]]] = [
     ("mcp_servers", {"mcp_servers": {}}, []),
     ("strict_mcp_config", {"strict_mcp_config": True}, ["--strict-mcp-config"]),
     # -- settings (JSON in initialize; a file's path on argv) and plugins
-    ("settings", {"settings": {"model": "x"}}, ["--initialize-fields=settings"]),
+    (
+        "settings",
+        {"settings": {"model": "x"}},
+        ["--initialize-fields=settings", "--await-initialize"],
+    ),
     ("settings", {"settings": "/etc/s.json"}, ["--settings=/etc/s.json"]),
-    ("settings", {"settings": '{"model": "x"}'}, ["--initialize-fields=settings"]),
-    ("sandbox", {"sandbox": {"enabled": True}}, ["--initialize-fields=settings"]),
-    ("managed_settings", {"managed_settings": {"a": 1}}, ["--managed-settings-in-initialize"]),
+    (
+        "settings",
+        {"settings": '{"model": "x"}'},
+        ["--initialize-fields=settings", "--await-initialize"],
+    ),
+    (
+        "sandbox",
+        {"sandbox": {"enabled": True}},
+        ["--initialize-fields=settings", "--await-initialize"],
+    ),
+    (
+        "managed_settings",
+        {"managed_settings": {"a": 1}},
+        ["--managed-settings-in-initialize", "--await-initialize"],
+    ),
     ("setting_sources", {"setting_sources": []}, ["--setting-sources="]),
     (
         "setting_sources",
@@ -308,8 +324,9 @@ ARGV_ROWS: list[tuple[str, JSON, list[str]]] = [
     ),
     ("include_hook_events", {"include_hook_events": True}, ["--include-hook-events"]),
     # -- debugging and the caller's own flags
-    ("debug", {"debug": True}, ["--debug"]),
-    ("debug", {"debug": "hooks,mcp"}, ["--debug=hooks,mcp"]),
+    ("debug", {"debug": True}, ["--debug", "--debug-to-stderr"]),
+    ("debug", {"debug": "hooks,mcp"}, ["--debug=hooks,mcp", "--debug-to-stderr"]),
+    ("debug_to_stderr", {"debug_to_stderr": True}, ["--debug-to-stderr"]),
     ("debug_file", {"debug_file": "/tmp/d.log"}, ["--debug-file=/tmp/d.log"]),
     (
         "extra_args",
@@ -633,6 +650,12 @@ ENV_ROWS: list[tuple[str, JSON, JSON, tuple[str, ...]]] = [
         {"env": {"DEBUG": "1"}},
         {**BASE_ENV, "DEBUG": "1"},
         ("CLAUDECODE", "CLAUDE_AGENT_SDK_DERIVED_CLIENT_APP"),
+    ),
+    (
+        "tool_config",
+        {"tool_config": {"ask_user_question": {"preview_format": "html"}}},
+        {**BASE_ENV, "CLAUDE_CODE_QUESTION_PREVIEW_FORMAT": "html"},
+        BASE_UNSET,
     ),
     (
         "enable_file_checkpointing",

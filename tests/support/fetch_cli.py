@@ -61,7 +61,16 @@ def _python_with_pip() -> str:
 
 
 def ensure_cli() -> Path:
-    """Return the pinned CLI, downloading and extracting the wheel if needed."""
+    """Return the pinned CLI, downloading and extracting the wheel if needed.
+
+    A CLI named by ``CLAUDE_SDK_TEST_CLI`` is returned as it is, never replaced: it may be
+    another version on purpose (``nox -s e2e-latest``).
+    """
+    override = os.environ.get("CLAUDE_SDK_TEST_CLI")
+    if override:
+        if not Path(override).exists():
+            raise SystemExit(f"CLAUDE_SDK_TEST_CLI names {override}, which does not exist")
+        return Path(override)
     path = cli_path()
     if path.exists() and installed_version(path) == CLI_VERSION:
         return path

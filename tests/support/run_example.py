@@ -161,6 +161,30 @@ SCENARIOS: dict[str, Scenario] = {
             "no usable output (retryable=True): the result has no structured output",
         ),
     ),
+    "mcp_dynamic_tools.py": Scenario(
+        replies=(
+            {"tool_use": ("mcp__calc__unlock", {})},
+            {"tool_use": ("mcp__calc__multiply", {"a": 6, "b": 7})},
+            {"text": "6 x 7 = 42."},
+            {"tool_use": ("mcp__calc__slow", {})},
+            {"text": "The slow tool timed out."},
+        ),
+        expect=(
+            "[tool] multiply(6, 7) = 42",
+            "6 x 7 = 42.",
+            "[tool] slow was cancelled",
+            "[cancelled] the CLI cancelled tool 'slow'",
+            "The slow tool timed out.",
+        ),
+    ),
+    "control_surface.py": Scenario(
+        expect=(
+            "mcp_call add(2, 3): {'result': 5}",
+            "mcp_read_resource: ui://calc/panel",
+            "reinitialized: same CLI process: True",
+            "debug lines on stderr: yes",
+        )
+    ),
     "queued_prompts.py": Scenario(
         replies=(
             {"text": "Once upon a time " + "a keeper kept the light " * 80, "delay": 0.02},
