@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 
 import nox
 
@@ -84,7 +85,9 @@ def _run_e2e(session: nox.Session, cli: str, *, source: str) -> None:
     version = subprocess.run(
         [cli, "--version"], capture_output=True, text=True, check=True, timeout=60
     ).stdout.split()[0]
-    reports = os.path.join(session.create_tmp(), f"e2e-{version}")
+    # Not session.create_tmp(): it points TMPDIR into the checkout, and a CLI started under a
+    # git repository treats it as the project (settings files, branch names).
+    reports = os.path.join(tempfile.gettempdir(), f"claude-sdk-e2e-{version}")
     os.makedirs(reports, exist_ok=True)
     junit = os.path.join(reports, "junit.xml")
     drift = os.path.join(reports, "drift.json")

@@ -2,8 +2,8 @@
 
 The public surface is re-exported here; modules whose names start with ``_`` are private.
 Public modules not re-exported here: ``claude_sdk.history`` (sessions on disk),
-``claude_sdk.policies``, ``claude_sdk.tool_inputs``, ``claude_sdk.testing``,
-``claude_sdk.transports``.
+``claude_sdk.policies``, ``claude_sdk.tool_inputs``, ``claude_sdk.tool_outputs``,
+``claude_sdk.testing``, ``claude_sdk.transports``.
 
 Import time: ``import claude_sdk`` imports nothing but this file. Each public name is imported
 from the module that defines it on first access (PEP 562 ``__getattr__``), then kept here:

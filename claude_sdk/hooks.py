@@ -25,6 +25,9 @@ import attrs
 from ._base import UnknownBase, WireModel
 from .permissions import PermissionMode, PermissionResult, PermissionUpdate
 
+if typing.TYPE_CHECKING:
+    from .tool_outputs import ToolOutput
+
 __all__ = [
     "HookRegistry",
     "HookCallback",
@@ -204,14 +207,30 @@ class PreToolUseInput(_ToolInputView, BaseHookInput):
     mcp_server: _JSON | None = None
 
 
+class _ToolOutputView:
+    """``typed_output``: a typed view of ``tool_response`` for built-in and MCP tools."""
+
+    tool_name: str
+    tool_response: Any
+
+    @property
+    def typed_output(self) -> ToolOutput | None:
+        """``BashOutput``, ``EditOutput``, ... (`claude_sdk.tool_outputs`), or None for a tool
+        it does not know or a response that does not fit."""
+        from .tool_outputs import typed_output
+
+        return typed_output(self.tool_name, self.tool_response)
+
+
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class PostToolUseInput(_ToolInputView, BaseHookInput):
+class PostToolUseInput(_ToolOutputView, _ToolInputView, BaseHookInput):
     """After a tool succeeded."""
 
     hook_event_name: ClassVar[str] = "PostToolUse"
     tool_name: str
     tool_input: _JSON
-    #: The tool's result, as the tool produced it (a dict for built-in tools).
+    #: The tool's result, as the tool produced it (a dict for built-in tools); typed by
+    #: ``typed_output``.
     tool_response: Any
     tool_use_id: str | None = None
     duration_ms: float | None = None
@@ -233,7 +252,7 @@ class PostToolUseFailureInput(_ToolInputView, BaseHookInput):
 
 
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
-class PostToolBatchCall(WireModel):
+class PostToolBatchCall(_ToolOutputView, WireModel):
     """One tool call of a `PostToolBatchInput`."""
 
     tool_name: str

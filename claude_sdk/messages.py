@@ -12,11 +12,14 @@ typed most closely.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from ._base import EMPTY, Frame, UnknownBase, WireModel
+from ._base import EMPTY, HOST_NOTES, Frame, UnknownBase, WireModel
+
+if TYPE_CHECKING:
+    from .tool_outputs import ToolOutput
 
 __all__ = [
     # content blocks
@@ -465,6 +468,11 @@ class UserMessage(Frame):
     client_composed: bool | None = None
     origin: _JSON | None = None
     agent_id: str | None = None
+    #: The subagent type (``"general-purpose"``, a custom agent's name) that produced a
+    #: subagent's message; absent on the main thread's messages.
+    subagent_type: str | None = None
+    #: The description of the subagent task that produced this message.
+    task_description: str | None = None
     file_attachments: list[Any] | None = None
     pasted_content: Any = None
     inline_pastes: Any = None
@@ -504,6 +512,43 @@ class UserMessage(Frame):
         if isinstance(content, str):
             return content
         return _text_of(content)
+
+    def typed_output(self, tool: str | Mapping[str, str]) -> ToolOutput | None:
+        """The typed view of ``tool_use_result``, the result of the tool call this message
+        answers (``BashOutput``, ``EditOutput``, ...: `claude_sdk.tool_outputs`).
+
+        The message names the call (its ``tool_result`` block's ``tool_use_id``), not the
+        tool: pass the tool's name, or a mapping of tool-use ids to names filled from the
+        `ToolUseBlock` values of the assistant messages before it.
+
+        Args:
+            tool: the tool's name, or ``{tool_use_id: tool name}``.
+
+        Returns:
+            The typed result, or None: no ``tool_use_result``, an error result (a block with
+            ``is_error``: the value is the CLI's error text), a call the mapping does not
+            name, a tool the module does not know, or a result that does not fit.
+        """
+        result = self.tool_use_result
+        if result is None:
+            return None
+        content = self.message.content
+        blocks = (
+            [b for b in content if isinstance(b, ToolResultBlock)]
+            if isinstance(content, list)
+            else []
+        )
+        if any(b.is_error for b in blocks):
+            return None
+        if isinstance(tool, str):
+            name: str | None = tool
+        else:
+            name = next((tool[b.tool_use_id] for b in blocks if b.tool_use_id in tool), None)
+        if name is None:
+            return None
+        from .tool_outputs import typed_output
+
+        return typed_output(name, result)
 
 
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
@@ -567,6 +612,15 @@ class ResultMessage(Frame):
     def text(self) -> str:
         """The turn's final text (``""`` when the result has none)."""
         return self.result or ""
+
+    @property
+    def structured_output_error(self) -> str | None:
+        """Why ``structured_output`` is not what ``output_format`` asked for (missing, or not
+        valid against the schema or the class), as the session found it; None when it is,
+        or when no structured output was asked for. ``ask()`` raises
+        `StructuredOutputError` for such a result."""
+        notes = self.__dict__.get(HOST_NOTES)
+        return notes.get("structured_output_error") if notes else None
 
 
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
@@ -641,6 +695,9 @@ class InitMessage(SystemMessage):
     ultrathink_typed_raises: bool | None = None
     #: The ``uuid`` of every prompt this turn takes in.
     user_message_uuids: list[str] | None = None
+    #: Whether the CLI runs shell commands in its command sandbox: ``True``, ``False``, or
+    #: ``"unknown"`` (CLI 2.1.331 and later; absent before).
+    sandbox_enabled: bool | str | None = None
 
 
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)

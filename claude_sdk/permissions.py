@@ -215,8 +215,9 @@ class ToolPermissionContext:
             it runs (the CLI then gets an error answer, never silence), ``cancel_called``
             tells whether it was cancelled, by the CLI or by ``cancel()`` (see `cancelled`).
         typed_input: a typed view of the tool's input for built-in tools (``BashInput``,
-            ``WriteInput``, ... from `claude_sdk.tool_inputs`), None for other tools. The
-            dict passed to the callback stays exactly as the CLI sent it.
+            ``WriteInput``, ... from `claude_sdk.tool_inputs`), ``McpInput`` for MCP tools
+            (``mcp__server__tool``), None for other tools. The dict passed to the callback
+            stays exactly as the CLI sent it.
     """
 
     tool_use_id: str | None = None

@@ -21,7 +21,13 @@ from .support.run_example import DEFAULT, EXAMPLES, ROOT, SCENARIOS, all_example
 EXAMPLE_FILES = all_examples()
 #: Names that make an example need scripted tool calls (so a scenario, not the default).
 NEEDS_A_SCENARIO = ("can_use_tool", "hooks=", "mcp_servers", "output_format", "FakeCLI")
-NO_CLI = ["decode_wire.py", "testing_with_fake_cli.py", "high_volume.py", "fake_cli_executable.py"]
+NO_CLI = [
+    "decode_wire.py",
+    "testing_with_fake_cli.py",
+    "high_volume.py",
+    "fake_cli_executable.py",
+    "typed_tool_results.py",
+]
 
 
 def test_the_examples_are_there() -> None:

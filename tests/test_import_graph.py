@@ -239,6 +239,7 @@ MODEL_MODULES = [
     f"{PACKAGE}.hooks",
     f"{PACKAGE}.permissions",
     f"{PACKAGE}.tool_inputs",
+    f"{PACKAGE}.tool_outputs",
     f"{PACKAGE}.options",
     f"{PACKAGE}.errors",
 ]

@@ -720,14 +720,31 @@ async def test_reply_structured_output_is_an_instance_through_fake_cli(
     assert json.loads(flag.removeprefix("--json-schema=")) == output_json_schema(tp)
 
 
-async def test_structured_output_that_does_not_fit_raises_value_error_through_fake_cli() -> None:
+async def test_structured_output_that_does_not_fit_raises_through_fake_cli() -> None:
+    # ask() checks the output before handing it out: the schema first (age is no integer,
+    # address lacks street), and Reply.structured_output never sees an unusable value.
     fake = FakeCLI(result_with({"name": "Ada", "age": "old", "address": {}}))
-    reply = await cs.ask("describe", options=cs.Options(output_format=Person), transport=fake)
+    with pytest.raises(cs.StructuredOutputError) as info:
+        await cs.ask("describe", options=cs.Options(output_format=Person), transport=fake)
+    text = info.value.problem
+    assert "$.age: expected integer, got string" in text
+    assert "$.address: 'street' is required" in text
+
+
+async def test_an_output_only_the_class_refuses_raises_value_error_from_the_reply() -> None:
+    # Reply.structured_output still explains a value that does not fit the class (here a
+    # Reply built by hand from a result that ask() would have refused).
+    fitting = {"name": "Ada", "age": 3, "address": {"street": "x", "city": "y"}}
+    reply = await cs.ask(
+        "describe",
+        options=cs.Options(output_format=Person),
+        transport=FakeCLI(result_with(fitting)),
+    )
+    assert reply.structured_output == Person.model_validate(fitting)
+    broken = attrs.evolve(reply.result, structured_output={"name": "Ada", "age": "old"})
     with pytest.raises(ValueError, match="does not fit Person") as info:
-        reply.structured_output  # noqa: B018 - the property raises
-    text = str(info.value)
-    assert "$.age: Input should be a valid integer" in text
-    assert "$.address: missing required field 'street'" in text
+        _ = cs.Reply(messages=reply.messages, result=broken, output_type=Person).structured_output
+    assert "$.age: Input should be a valid integer" in str(info.value)
 
 
 # ======================================================================================

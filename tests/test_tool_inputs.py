@@ -48,7 +48,13 @@ JSON = dict[str, Any]
 
 #: A realistic input of each tool, with every field the class knows.
 SAMPLES: dict[str, JSON] = {
-    "Read": {"file_path": "/repo/README.md", "offset": 10, "limit": 50, "pages": "1-3"},
+    "Read": {
+        "file_path": "/repo/README.md",
+        "offset": 10,
+        "limit": 50,
+        "pages": "1-3",
+        "allow_large": False,
+    },
     "Write": {"file_path": "/repo/notes.txt", "content": "hello\n"},
     "Edit": {
         "file_path": "/repo/app.py",
@@ -105,7 +111,11 @@ SAMPLES: dict[str, JSON] = {
         "command": "tail -f server.log",
         "ws": {"url": "ws://127.0.0.1:9000/events", "protocols": ["v1"]},
     },
-    "WebFetch": {"url": "https://example.com/docs", "prompt": "Summarise the install steps"},
+    "WebFetch": {
+        "url": "https://example.com/docs",
+        "prompt": "Summarise the install steps",
+        "offset": 12000,
+    },
     "WebSearch": {
         "query": "anyio structured concurrency",
         "allowed_domains": ["anyio.readthedocs.io"],
@@ -116,6 +126,7 @@ SAMPLES: dict[str, JSON] = {
         "prompt": "List every TODO comment under src/",
         "subagent_type": "Explore",
         "model": "haiku",
+        "effort": "high",
         "run_in_background": True,
         "name": "todo-finder",
         "team_name": "default",
@@ -159,13 +170,39 @@ SAMPLES: dict[str, JSON] = {
                 "options": [
                     {"label": "pytest", "description": "The usual one"},
                     {"label": "unittest", "description": "Standard library", "preview": "..."},
+                    {"label": "nose"},
                 ],
                 "multiSelect": False,
-            }
+            },
+            {
+                "question": "How many workers?",
+                "header": "Workers",
+                "kind": "number",
+                "description": "pytest-xdist workers",
+                "options": [],
+                "multiSelect": False,
+                "min": 1,
+                "max": 16,
+                "step": 1,
+                "defaultValue": 4,
+                "unit": "workers",
+            },
+            {
+                "question": "Anything else?",
+                "header": "Notes",
+                "kind": "text",
+                "options": [],
+                "multiSelect": False,
+                "placeholder": "free text",
+            },
         ],
-        "answers": {"Which test runner should we use?": "pytest"},
+        "answers": {
+            "Which test runner should we use?": "pytest",
+            "Anything else?": ["no", "thanks"],
+        },
         "annotations": {"Which test runner should we use?": {"notes": "fine"}},
         "metadata": {"source": "remember"},
+        "title": "Test setup",
     },
     "ExitPlanMode": {
         "plan": "# Plan\n1. Write the tests\n2. Make them pass",
@@ -187,9 +224,109 @@ SAMPLES: dict[str, JSON] = {
         "reason": "the build takes five minutes",
         "prompt": "/loop check the build",
         "stop": False,
+        "noop": True,
     },
     "ListMcpResourcesTool": {"server": "docs"},
     "ReadMcpResourceTool": {"server": "docs", "uri": "docs://index"},
+    # The newer tools (sdk-tools.d.ts of @anthropic-ai/claude-agent-sdk 0.3.332)
+    "ReadMcpResourceDirTool": {"server": "docs", "uri": "docs://guides/"},
+    "RefreshMcpTools": {"server": "docs"},
+    "ReportFindings": {
+        "level": "high",
+        "findings": [
+            {
+                "file": "src/app.py",
+                "line": 42,
+                "summary": "The retry loop never ends when the server returns 503",
+                "short_summary": "Unbounded retry on 503",
+                "failure_scenario": "a server that always answers 503 -> the client spins",
+                "category": "correctness",
+                "severity": "important",
+                "verdict": "CONFIRMED",
+                "outcome": "fixed",
+            },
+            {"file": "README.md", "summary": "typo", "failure_scenario": "none"},
+        ],
+    },
+    "SendFeedback": {
+        "type": "bug",
+        "title": "Edit fails on CRLF files",
+        "details": "**What happened:** the edit did not apply",
+        "area": "file editing",
+        "failure_mode": "other",
+        "task_category": "code_edit",
+    },
+    "SetGoal": {"condition": "all tests in tests/ pass (pytest exits 0)", "ask_user": False},
+    "propose_skills": {
+        "proposals": [
+            {
+                "name": "release-notes",
+                "kind": "new",
+                "description": "Use when writing release notes.",
+                "evidence": ["memory/2026-11-20.md"],
+                "skillMd": "---\nname: release-notes\n---\nWrite them.",
+            },
+            {
+                "name": "release-notes",
+                "kind": "improvement",
+                "target": "release-notes",
+                "description": "Use when writing release notes.",
+                "edits": [{"old_string": "Write them.", "new_string": "Write them well."}],
+            },
+        ]
+    },
+    "PushNotification": {"message": "The build is green", "status": "proactive"},
+    "ReadNotifications": {},
+    "ShowOnboardingRolePicker": {},
+    "OfferChromeSetup": {"reason": "to check the dashboard you are logged in to"},
+    "Workflow": {
+        "script": "export const meta = {name: 'x', description: 'y', phases: []}",
+        "name": "research",
+        "description": "ignored",
+        "title": "ignored",
+        "args": ["a", "b"],
+        "scriptPath": "/home/u/.claude/workflows/run-1.js",
+        "resumeFromRunId": "run-1",
+    },
+    "RemoteTrigger": {
+        "action": "list_runs",
+        "trigger_id": "trg_1",
+        "session_id": "session_1",
+        "cursor": "c2",
+        "body": {"name": "nightly"},
+    },
+    "ClaudeDesign": {"operation": "list", "arguments": {}},
+    "Projects": {
+        "method": "project_write",
+        "path": "notes.md",
+        "content": "# Notes",
+        "local_path": "docs/notes.md",
+        "present_to_user": True,
+        "query": "release",
+        "n": 5,
+    },
+    "Artifact": {
+        "action": "publish",
+        "file_path": "/repo/report.html",
+        "favicon": "chart",
+        "icon": "chart",
+        "limit": 25,
+        "page_token": "p2",
+        "scope": "mine",
+        "title": "Build report",
+        "description": "The nightly build's results.",
+        "label": "Draft",
+        "url": "https://claude.ai/artifact/abc",
+        "prompt": "the totals",
+        "force": False,
+        "pin": True,
+        "out_dir": "/tmp/assets",
+        "file_paths": ["/repo/a.png", "/repo/b.png"],
+        "asset_id": "0123456789abcdef0123456789abcdef",
+        "after": "n1",
+        "capabilities": {"storage": {}},
+        "contract": "latest",
+    },
 }
 
 #: Other names of the same tools.
@@ -197,6 +334,59 @@ ALIASES = {
     "Task": "Agent",
     "KillShell": "TaskStop",
     "KillBash": "TaskStop",
+    "ListMcpResources": "ListMcpResourcesTool",
+    "ReadMcpResource": "ReadMcpResourceTool",
+    "ReadMcpResourceDir": "ReadMcpResourceDirTool",
+    "ProposeGoal": "SetGoal",
+}
+
+#: The 44 input types of sdk-tools.d.ts (@anthropic-ai/claude-agent-sdk 0.3.332), by the
+#: tool name that gives each (the .d.ts names some types differently from the tools).
+SDK_TOOLS_INPUTS = {
+    "AgentInput": "Agent",
+    "BashInput": "Bash",
+    "ExitPlanModeInput": "ExitPlanMode",
+    "FileEditInput": "Edit",
+    "FileReadInput": "Read",
+    "FileWriteInput": "Write",
+    "GlobInput": "Glob",
+    "GrepInput": "Grep",
+    "TaskStopInput": "TaskStop",
+    "ListMcpResourcesInput": "ListMcpResourcesTool",
+    "RefreshMcpToolsInput": "RefreshMcpTools",
+    "McpInput": "mcp__server__tool",
+    "NotebookEditInput": "NotebookEdit",
+    "ReadMcpResourceDirInput": "ReadMcpResourceDirTool",
+    "ReadMcpResourceInput": "ReadMcpResourceTool",
+    "ReportFindingsInput": "ReportFindings",
+    "TodoWriteInput": "TodoWrite",
+    "WebFetchInput": "WebFetch",
+    "WebSearchInput": "WebSearch",
+    "AskUserQuestionInput": "AskUserQuestion",
+    "SendFeedbackInput": "SendFeedback",
+    "ClaudeDesignInput": "ClaudeDesign",
+    "ProjectsInput": "Projects",
+    "EnterPlanModeInput": "EnterPlanMode",
+    "TaskCreateInput": "TaskCreate",
+    "TaskGetInput": "TaskGet",
+    "TaskUpdateInput": "TaskUpdate",
+    "TaskListInput": "TaskList",
+    "WorkflowInput": "Workflow",
+    "CronCreateInput": "CronCreate",
+    "CronDeleteInput": "CronDelete",
+    "CronListInput": "CronList",
+    "ScheduleWakeupInput": "ScheduleWakeup",
+    "RemoteTriggerInput": "RemoteTrigger",
+    "ShowOnboardingRolePickerInput": "ShowOnboardingRolePicker",
+    "OfferChromeSetupInput": "OfferChromeSetup",
+    "ReadNotificationsInput": "ReadNotifications",
+    "MonitorInput": "Monitor",
+    "ProposeSkillsInput": "propose_skills",
+    "ProposeGoalInput": "SetGoal",
+    "ArtifactInput": "Artifact",
+    "PushNotificationInput": "PushNotification",
+    "EnterWorktreeInput": "EnterWorktree",
+    "ExitWorktreeInput": "ExitWorktree",
 }
 
 
@@ -216,6 +406,15 @@ def _sample_cases() -> list[tuple[str, JSON]]:
 
 # --------------------------------------------------------------------------------------
 # The table
+
+
+def test_every_sdk_tools_input_type_has_a_class() -> None:
+    assert len(SDK_TOOLS_INPUTS) == 44
+    for ts_name, tool in SDK_TOOLS_INPUTS.items():
+        cls = TOOL_INPUTS.get(tool, ti.McpInput if tool.startswith("mcp__") else None)
+        assert cls is not None, ts_name
+        # The class is named as in the .d.ts, without its "File" prefix.
+        assert cls.__name__ == ts_name.removeprefix("File"), ts_name
 
 
 def test_every_tool_has_a_sample() -> None:
@@ -336,6 +535,25 @@ def test_explicit_nulls_of_optional_keys_fit_and_round_trip() -> None:
         ("AskUserQuestion", {"questions": [{"question": "q", "header": "h", "options": [1]}]}),
         ("AskUserQuestion", {"questions": [], "answers": {"q": 1}}),
         ("TaskCreate", {"subject": "s", "description": "d", "metadata": []}),
+        ("AskUserQuestion", {"questions": [], "answers": {"q": [1]}}),
+        ("ReportFindings", {"findings": [{"file": "a", "summary": "s"}]}),
+        ("ReportFindings", {"findings": [{"file": "a", "summary": "s", "failure_scenario": 1}]}),
+        ("propose_skills", {"proposals": [{"name": "n", "kind": "new"}]}),
+        (
+            "propose_skills",
+            {
+                "proposals": [
+                    {"name": "n", "kind": "new", "description": "d", "edits": [{"old_string": "a"}]}
+                ]
+            },
+        ),
+        ("Projects", {"method": "project_search", "n": "5"}),
+        ("Artifact", {"file_paths": "a.png"}),
+        ("RemoteTrigger", {"action": "run", "body": "{}"}),
+        ("ClaudeDesign", {"operation": "list"}),
+        ("SendFeedback", {"type": "bug", "title": "t"}),
+        ("SetGoal", {"condition": "c", "ask_user": "no"}),
+        ("Workflow", {"scriptPath": 5}),
     ],
 )
 def test_a_value_of_the_wrong_type_gives_none(name: str, data: JSON) -> None:
@@ -351,12 +569,54 @@ def test_a_literal_value_from_a_newer_cli_still_fits() -> None:
     assert codec.unstructure(obj) == data
 
 
-@pytest.mark.parametrize(
-    "name", ["mcp__calc__add", "StructuredOutput", "NoSuchTool", "bash", "", "Skill"]
-)
+@pytest.mark.parametrize("name", ["StructuredOutput", "NoSuchTool", "bash", "", "Skill", "mcp_x"])
 def test_an_unknown_tool_gives_none(name: str) -> None:
     assert name not in TOOL_INPUTS
     assert typed_input(name, {"command": "ls"}) is None
+
+
+@pytest.mark.parametrize("name", [None, 5, ["Bash"], {"Bash": 1}, b"Bash"])
+def test_a_name_that_is_not_a_string_gives_none(name: Any) -> None:
+    assert typed_input(name, {"command": "ls"}) is None
+
+
+def test_an_mcp_tool_gives_its_arguments() -> None:
+    data = {"a": 2, "b": 3, "options": {"round": True}}
+    obj = typed_input("mcp__calc__add", data)
+    assert isinstance(obj, ti.McpInput)
+    assert obj.arguments == data
+    assert obj.arguments is not obj.extra
+    assert codec.unstructure(obj) == data
+    # No model knows an MCP tool's arguments: drift names each one.
+    assert sorted(codec.drift(obj)) == [
+        "$.a: unknown field (int)",
+        "$.b: unknown field (int)",
+        "$.options: unknown field (dict)",
+    ]
+    empty = typed_input("mcp__calc__now", {})
+    assert isinstance(empty, ti.McpInput)
+    assert empty.arguments == {}
+    assert typed_input("mcp__calc__add", ["a"]) is None  # type: ignore[arg-type]
+
+
+def test_question_kinds_and_optional_option_descriptions() -> None:
+    obj = typed_input("AskUserQuestion", SAMPLES["AskUserQuestion"])
+    assert isinstance(obj, ti.AskUserQuestionInput)
+    choice, number, text = obj.questions
+    assert choice.kind is None
+    assert choice.options[2] == ti.QuestionOption(label="nose")
+    assert choice.options[2].description is None
+    assert number.kind == "number"
+    assert (number.min, number.max, number.step, number.default_value) == (1, 16, 1, 4)
+    assert number.unit == "workers"
+    assert number.options == []
+    assert text.kind == "text"
+    assert text.placeholder == "free text"
+    assert obj.answers == {
+        "Which test runner should we use?": "pytest",
+        "Anything else?": ["no", "thanks"],
+    }
+    assert obj.title == "Test setup"
 
 
 @pytest.mark.parametrize("value", [None, "ls", ["command"], 5, b"{}"])
@@ -448,6 +708,17 @@ def test_arbitrary_json_never_raises(name: str, data: JSON) -> None:
         assert codec.unstructure(obj) == data
 
 
+@settings(max_examples=100, deadline=None)
+@given(
+    st.sampled_from([*sorted(TOOL_INPUTS), "mcp__calc__add", "Nope"]),
+    strategies.json_values,
+)
+def test_any_json_value_never_raises(name: str, data: Any) -> None:
+    obj = typed_input(name, data)
+    if obj is not None:
+        assert codec.unstructure(obj) == data
+
+
 # --------------------------------------------------------------------------------------
 # Recorded inputs
 
@@ -477,7 +748,7 @@ def _tool_inputs(value: Any) -> Iterator[tuple[str, Any]]:
 def _recorded() -> list[tuple[str, str, Any]]:
     """(where, tool name, input) of every tool call recorded in tests/data."""
     found: list[tuple[str, str, Any]] = []
-    paths = sorted((DATA / "transcripts").glob("*.jsonl")) + sorted((DATA / "e2e").glob("*.jsonl"))
+    paths = sorted((DATA / "transcripts").glob("*.jsonl")) + sorted((DATA / "e2e").rglob("*.jsonl"))
     for path in paths:
         lines = Path(path).read_text(encoding="utf-8").splitlines()
         for n, line in enumerate(lines, 1):
@@ -486,7 +757,7 @@ def _recorded() -> list[tuple[str, str, Any]]:
             entry = clean(json.loads(line))
             body = entry.get("msg", entry.get("body")) if isinstance(entry, dict) else None
             for name, data in _tool_inputs(body):
-                found.append((f"{path.parent.name}/{path.name}:{n}", name, data))
+                found.append((f"{path.relative_to(DATA)}:{n}", name, data))
     return found
 
 
@@ -494,13 +765,17 @@ RECORDED = _recorded()
 KNOWN = [(where, name, data) for where, name, data in RECORDED if name in TOOL_INPUTS]
 
 
+MCP = [(where, name, data) for where, name, data in RECORDED if ti.is_mcp_tool(name)]
+
+
 def test_recordings_hold_tool_inputs() -> None:
     assert len(KNOWN) >= 10
     assert {"Bash"} <= {name for _, name, _ in KNOWN}
     sources = {where.split("/")[0] for where, _, _ in KNOWN}
     assert sources == {"transcripts", "e2e"}
-    # Tools this module does not know are recorded too (MCP tools, structured output).
-    assert {name for _, name, _ in RECORDED if name not in TOOL_INPUTS} >= {"mcp__calc__add"}
+    # MCP tools and tools this module does not know (structured output) are recorded too.
+    assert {name for _, name, _ in MCP} >= {"mcp__calc__add"}
+    assert "StructuredOutput" in {name for _, name, _ in RECORDED}
 
 
 @pytest.mark.parametrize(("where", "name", "data"), KNOWN, ids=[w for w, _, _ in KNOWN])
@@ -511,7 +786,15 @@ def test_recorded_input_decodes_with_no_drift(where: str, name: str, data: JSON)
     assert codec.unstructure(obj) == data, where
 
 
+@pytest.mark.parametrize(("where", "name", "data"), MCP, ids=[w for w, _, _ in MCP])
+def test_recorded_mcp_input_gives_its_arguments(where: str, name: str, data: JSON) -> None:
+    obj = typed_input(name, data)
+    assert isinstance(obj, ti.McpInput), where
+    assert obj.arguments == data, where
+    assert codec.unstructure(obj) == data, where
+
+
 def test_recorded_unknown_tools_give_none() -> None:
     for where, name, data in RECORDED:
-        if name not in TOOL_INPUTS:
+        if name not in TOOL_INPUTS and not ti.is_mcp_tool(name):
             assert typed_input(name, data) is None, where

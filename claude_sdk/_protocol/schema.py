@@ -227,13 +227,25 @@ def wire_schema() -> Schema:
             nested={"system": system_union},
         ),
     )
-    parts = {"claude_sdk.tool_inputs": _tool_inputs, "claude_sdk._entries": _session_file_entries}
+    parts = {
+        "claude_sdk.tool_inputs": _tool_inputs,
+        "claude_sdk.tool_outputs": _tool_outputs,
+        "claude_sdk._entries": _session_file_entries,
+    }
     return Schema(specs=specs, unions=unions, frame_union=frame_union, parts=parts)
 
 
 def _tool_inputs() -> Schema:
     """The typed tool inputs: snake_case, but for the keys `tool_inputs.WIRE_KEYS` lists."""
     from .. import tool_inputs as t  # on first use: only programs that use the views
+
+    specs = {cls: WireSpec(renames=renames) for cls, renames in t.WIRE_KEYS.items()}
+    return Schema(specs=specs, unions=())
+
+
+def _tool_outputs() -> Schema:
+    """The typed tool outputs: snake_case, but for the keys `tool_outputs.WIRE_KEYS` lists."""
+    from .. import tool_outputs as t  # on first use: only programs that use the views
 
     specs = {cls: WireSpec(renames=renames) for cls, renames in t.WIRE_KEYS.items()}
     return Schema(specs=specs, unions=())

@@ -567,7 +567,15 @@ TOKEN_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
     ),
     (re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"), "<aws-access-key-id>"),
     (re.compile(r"\bxox[abposr]-[A-Za-z0-9\-]{10,}"), "<slack-token>"),
-    (re.compile(r"(?i)\b(bearer|basic|token)(\s+)[A-Za-z0-9._~+/=\-]{8,}"), r"\1\2<token>"),
+    # A credential after "Bearer"/"Basic"/"token" has a digit or a symbol, or is long: prose
+    # ("token counting") is left alone.
+    (
+        re.compile(
+            r"(?i)\b(bearer|basic|token)(\s+)"
+            r"(?=[A-Za-z0-9._~+/=\-]*[0-9._~+/=\-]|[A-Za-z0-9._~+/=\-]{20})[A-Za-z0-9._~+/=\-]{8,}"
+        ),
+        r"\1\2<token>",
+    ),
     (re.compile(r"\b([a-zA-Z][a-zA-Z0-9+.\-]*://[^/\s:@]+:)[^@\s/]+@"), r"\1<password>@"),
 )
 
@@ -715,10 +723,6 @@ def machine_replacements(spec: LaunchSpec | None = None) -> dict[str, str]:
     for name, value in env.items():
         if value and len(value) >= 8 and _SECRET_NAME.search(name):
             out.setdefault(value, f"<{name}>")
-    # Every value the caller put in the CLI's environment (Options.env), whatever its name.
-    for name, value in (spec.env if spec is not None else {}).items():
-        if value and len(value) >= 6 and name not in _SDK_ENV:
-            out.setdefault(value, f"<{name}>")
     cwd = (spec.cwd if spec is not None else None) or os.getcwd()
     home = env.get("HOME") or os.path.expanduser("~")
     paths = [(str(cwd), "<cwd>"), (home, "<home>"), (tempfile.gettempdir(), "<tmpdir>")]
@@ -732,6 +736,11 @@ def machine_replacements(spec: LaunchSpec | None = None) -> dict[str, str]:
                 slug = re.sub(r"[^a-zA-Z0-9]", "-", variant.rstrip("/\\"))
                 if len(slug) > 3:
                     out.setdefault(slug, "<cwd-slug>")
+    # Every other value the caller put in the CLI's environment (Options.env), whatever its
+    # name (after the paths: a HOME given in Options.env is still ``<home>``).
+    for name, value in (spec.env if spec is not None else {}).items():
+        if value and len(value) >= 6 and name not in _SDK_ENV:
+            out.setdefault(value, f"<{name}>")
     return out
 
 

@@ -16,6 +16,7 @@ report of what is new and where it was seen (also written as JSON to
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -114,6 +115,19 @@ class E2E:
         return [cs.wire.decode(line) for t in self.transports for line in t.received()]
 
 
+_SAFE_STEM = re.compile(r"[A-Za-z0-9_.-]+")
+
+
+def recording_stem(name: str) -> str:
+    """A file name for a recording that is safe on every filesystem and in git: ``name`` when
+    it is made of letters, digits, ``_.-`` only; else those kept, the rest as ``-``, cut to
+    80 characters, and a hash of the whole name so two parameters never share a file."""
+    if _SAFE_STEM.fullmatch(name) and len(name) <= 120:
+        return name
+    digest = hashlib.sha256(name.encode()).hexdigest()[:10]
+    return f"{re.sub(r'[^A-Za-z0-9_.-]+', '-', name)[:80].rstrip('-')}-{digest}"
+
+
 @pytest.fixture
 def e2e(
     request: pytest.FixtureRequest,
@@ -144,13 +158,15 @@ def e2e(
         callspec = getattr(request.node, "callspec", None)
         found = callspec.params if callspec is not None else {}
         params = [str(v) for k, v in found.items() if k != "anyio_backend"]
-        stem = "_".join([request.node.originalname, *params])
-        for i, transport in enumerate(setup.transports):
+        stem = recording_stem("_".join([request.node.originalname, *params]))
+        for i, transport in enumerate(t for t in setup.transports if t.specs):
             suffix = f"_{i}" if i else ""
             transport.dump(
                 RECORDINGS / claude_cli_version / f"{stem}{suffix}.jsonl",
                 scrub={
                     re.sub(r"[^a-zA-Z0-9]", "-", str(setup.cwd)): "<cwd-slug>",
+                    # other directories of the test's own (a second cwd, a second HOME)
+                    re.sub(r"[^a-zA-Z0-9]", "-", str(tmp_path)): "<tmp-slug>",
                     str(setup.cwd): "<cwd>",
                     str(setup.home): "<home>",
                     str(tmp_path): "<tmp>",

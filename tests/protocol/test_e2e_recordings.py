@@ -10,6 +10,7 @@ run writes the directory of its CLI version.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,7 @@ from ..support.wire_check import wire_findings
 from ..transcripts import DATA, Record, records
 
 ROOT = DATA / "e2e"
-VERSIONS = sorted(p.name for p in ROOT.iterdir() if p.is_dir())
+VERSIONS = sorted(p.name for p in ROOT.iterdir() if p.is_dir()) if ROOT.is_dir() else []
 RECORDED = sorted(ROOT.glob("*/*.jsonl"))
 FRAMES = [
     Record(
@@ -91,3 +92,11 @@ def test_recordings_are_scrubbed() -> None:
     for path in RECORDED:
         text = Path(path).read_text()
         assert "pytest-of-" not in text, path
+
+
+def test_recording_names_are_plain_files() -> None:
+    # A parameter with "/" once made directories, one with quotes or a newline made names
+    # git and other filesystems choke on: tests/e2e/conftest.py's recording_stem.
+    for path in ROOT.rglob("*"):
+        assert path.is_file() == (path.parent.parent == ROOT), path
+        assert re.fullmatch(r"[A-Za-z0-9_.-]+", path.name), path

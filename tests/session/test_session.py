@@ -665,7 +665,7 @@ async def test_hooks_registered_with_the_decorator_registry_run() -> None:
 
 
 async def test_callbacks_get_a_typed_view_of_built_in_tool_inputs() -> None:
-    from claude_sdk.tool_inputs import BashInput
+    from claude_sdk.tool_inputs import BashInput, McpInput
 
     views: list[Any] = []
 
@@ -690,7 +690,8 @@ async def test_callbacks_get_a_typed_view_of_built_in_tool_inputs() -> None:
     await cs.ask("go", options=options, transport=FakeCLI(script))
     bash = [v for v in views if isinstance(v, BashInput)]
     assert [b.command for b in bash] == ["ls -la", "ls -la"]  # hook and permission
-    assert views.count(None) == 2  # the MCP tool has no typed view
+    # An MCP tool's input is an McpInput (its arguments, which no model can know, in extra).
+    assert [v.arguments for v in views if isinstance(v, McpInput)] == [{"a": 1}, {"a": 1}]
 
 
 async def test_an_answer_that_does_not_fit_the_model_fails_its_request_at_once() -> None:

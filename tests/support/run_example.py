@@ -185,6 +185,10 @@ SCENARIOS: dict[str, Scenario] = {
             "debug lines on stderr: yes",
         )
     ),
+    "typed_tool_results.py": Scenario(
+        needs_cli=False,
+        expect=("Glob found 2 files", "[hook] Bash printed", "all checks passed"),
+    ),
     "queued_prompts.py": Scenario(
         replies=(
             {"text": "Once upon a time " + "a keeper kept the light " * 80, "delay": 0.02},

@@ -23,6 +23,7 @@ import attrs
 import pytest
 
 import claude_sdk as cs
+from claude_sdk._protocol.launch import LaunchSpec
 from claude_sdk.hooks import HookContext, PreToolUseInput, PreToolUseOutput
 from claude_sdk.testing import (
     Cassette,
@@ -39,7 +40,7 @@ from claude_sdk.testing import (
     check_drift,
 )
 from claude_sdk.testing.__main__ import main as run_main
-from claude_sdk.testing.cassette import machine_replacements
+from claude_sdk.testing.cassette import TOKEN_PATTERNS, machine_replacements
 from claude_sdk.transports.base import Transport
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -468,9 +469,36 @@ def test_scrubber_rules() -> None:
     assert machine[str(Path.cwd())] == "<cwd>"
 
 
+@pytest.mark.parametrize(
+    ("text", "scrubbed"),
+    [
+        ("Authorization: Bearer mcp-header-value-31415", "Authorization: Bearer <token>"),
+        ("Basic dXNlcjpwYXNzd29yZA==", "Basic <token>"),
+        ("token ghxAbCdEfGhIjKlMnOpQrStUv", "token <token>"),  # long, letters only
+        ("bearer abcdefg1", "bearer <token>"),
+        # prose: a word after "token" is no credential (the CLI's skill descriptions say it)
+        ("caching, token counting, model migration", "caching, token counting, model migration"),
+        ("Token budgets per request", "Token budgets per request"),
+    ],
+)
+def test_token_shapes_leave_prose_alone(text: str, scrubbed: str) -> None:
+    for pattern, replacement in TOKEN_PATTERNS:
+        text = pattern.sub(replacement, text)
+    assert text == scrubbed
+
+
+def test_a_home_given_in_options_env_is_labelled_home(tmp_path: Path) -> None:
+    # Options.env values are scrubbed by name (<NAME>), but the paths keep their labels.
+    home = tmp_path / "home"
+    spec = LaunchSpec(argv=("claude",), env={"HOME": str(home), "OTHER": "value-123"})
+    machine = machine_replacements(spec)
+    assert machine[str(home)] == "<home>"
+    assert machine["value-123"] == "<OTHER>"
+
+
 async def test_a_transcript_replays_leniently() -> None:
     # The e2e recordings have no cassette header: one connection, note lines skipped.
-    path = DATA / "e2e" / "test_can_use_tool_on_a_bash_write_True.jsonl"
+    path = DATA / "e2e" / "2.1.330" / "test_can_use_tool_on_a_bash_write_True.jsonl"
     reply = await cs.ask(
         "make a marker", options=_allow_all(), transport=ReplayTransport(path, mode="lenient")
     )
@@ -528,7 +556,7 @@ def _drift(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_drift_finds_nothing_unknown_in_the_recorded_cassettes_and_e2e_logs() -> None:
-    files = sorted(str(p) for p in [*CASSETTES.glob("*"), *(DATA / "e2e").glob("*")])
+    files = sorted(str(p) for p in [*CASSETTES.glob("*"), *(DATA / "e2e").glob("*/*.jsonl")])
     assert str(COMMITTED) in files
     done = _drift(*files)
     assert done.returncode == 0, done.stdout + done.stderr
