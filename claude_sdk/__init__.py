@@ -71,6 +71,7 @@ if TYPE_CHECKING:
     from .control import HookCallbackRequest as HookCallbackRequest
     from .control import InitializeRequest as InitializeRequest
     from .control import InitializeResponse as InitializeResponse
+    from .control import InterruptReceipt as InterruptReceipt
     from .control import InterruptResponse as InterruptResponse
     from .control import KeepAlive as KeepAlive
     from .control import McpServerStatus as McpServerStatus
@@ -185,6 +186,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "HookCallbackRequest",
         "InitializeRequest",
         "InitializeResponse",
+        "InterruptReceipt",
         "InterruptResponse",
         "KeepAlive",
         "McpServerStatus",
@@ -364,6 +366,7 @@ __all__ = [
     "KeepAlive",
     "InitializeRequest",
     "InitializeResponse",
+    "InterruptReceipt",
     "InterruptResponse",
     "CanUseToolRequest",
     "HookCallbackRequest",

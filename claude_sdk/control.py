@@ -22,7 +22,7 @@ import attrs
 
 from ._base import Frame, UnknownBase, WireModel
 from .hooks import HookInput
-from .messages import SlashCommand
+from .messages import ResultMessage, SlashCommand
 from .permissions import PermissionUpdate
 
 __all__ = [
@@ -97,6 +97,8 @@ __all__ = [
     "CLI_REQUESTS",
     # typed success bodies
     "InterruptResponse",
+    "InterruptOutcome",
+    "InterruptReceipt",
     "SetModelResponse",
     "SetPermissionModeResponse",
     "McpServerStatus",
@@ -426,6 +428,46 @@ class InterruptResponse(WireModel):
 
     still_queued: list[str] | None = None
     cancelled: list[str] | None = None
+
+
+#: What an interrupt did (`InterruptReceipt.outcome`).
+InterruptOutcome = typing.Literal["effective", "no_op", "queued_cancelled", "undetermined"]
+
+
+@attrs.frozen(kw_only=True)
+class InterruptReceipt:
+    """What `Session.interrupt` did, read from the frames that followed it.
+
+    ``outcome`` is one of:
+
+    * ``"effective"``: a turn that was running ended early because of it (its result is an
+      ``error_during_execution`` whose ``terminal_reason`` is ``aborted_streaming``,
+      ``aborted_tools``, ...); prompts may have been withdrawn too (``cancelled``);
+    * ``"queued_cancelled"``: no turn was cut short, but queued prompts were withdrawn;
+    * ``"no_op"``: nothing was running, or the running turn finished on its own before the
+      interrupt reached the CLI (``results`` then holds its ordinary result);
+    * ``"undetermined"``: the frames that would tell did not come in time (the wait is
+      bounded), or the CLI ended first.
+
+    Attributes:
+        outcome: see above.
+        response: the CLI's answer to the ``interrupt`` request.
+        results: the results of the turns that were running when the interrupt was sent, as
+            they ended.
+        cancelled: uuids of the queued prompts the CLI withdrew (``cancel_queued=True``).
+        still_queued: uuids of the prompts still queued behind it (they will run).
+    """
+
+    outcome: InterruptOutcome
+    response: InterruptResponse
+    results: tuple[ResultMessage, ...] = ()
+    cancelled: list[str] = attrs.field(factory=list)
+    still_queued: list[str] = attrs.field(factory=list)
+
+    @property
+    def effective(self) -> bool:
+        """The interrupt cut a running turn short."""
+        return self.outcome == "effective"
 
 
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)

@@ -260,13 +260,38 @@ class Session:
         payload: Any = c.UnknownControlRequest(raw={"subtype": subtype, **fields})
         return await self.request(payload)
 
-    async def interrupt(self, *, cancel_queued: bool | None = None) -> c.InterruptResponse:
-        """Stop the current turn; it ends with an error result. Returns the receipt.
+    async def interrupt(
+        self, *, cancel_queued: bool | None = None, wait: float | None = None
+    ) -> c.InterruptReceipt:
+        """Stop the current turn; it ends with an error result. Returns a receipt that says
+        what happened.
+
+        After the CLI's answer, it waits for the frames that tell (the interrupted turn's
+        result; the reader routes them whether or not anyone reads messages), at most
+        ``wait`` seconds (default ``Options.control_timeout``). The receipt's ``outcome`` is
+        ``"effective"`` (a running turn was cut short), ``"queued_cancelled"`` (queued prompts
+        were withdrawn), ``"no_op"`` (nothing was running, or the turn finished first) or
+        ``"undetermined"`` (see `InterruptReceipt`).
 
         With ``cancel_queued=True`` the CLI also withdraws the prompts queued behind it (they
         get no result; `wait_until_idle` counts them settled).
+
+        Raises:
+            ControlRequestError, ControlTimeoutError: the interrupt itself failed.
+            ProcessError, SessionClosedError: the CLI is gone.
         """
-        return await self.request(c.InterruptRequest(cancel_queued=cancel_queued))
+        core = self._core
+        core.raise_if_closed()
+        watch = core.protocol.watch_interrupt()
+        try:
+            response = await self.request(c.InterruptRequest(cancel_queued=cancel_queued))
+            watch.answered(response)
+            seconds = core.options.control_timeout if wait is None else wait
+            with anyio.move_on_after(seconds):
+                await core.wait_for(lambda: watch.decided)
+            return watch.receipt()
+        finally:
+            core.protocol.unwatch(watch)
 
     async def set_permission_mode(self, mode: str) -> c.SetPermissionModeResponse:
         """Change the permission mode (``default``, ``acceptEdits``, ``plan``, ...)."""

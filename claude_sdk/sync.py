@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     # At run time these are imported by the first call: `claude_sdk.sync` itself is cheap.
     from anyio.from_thread import BlockingPortal
 
-    from .control import InterruptResponse
+    from .control import InterruptReceipt
     from .messages import Message
     from .options import Options
     from .query import Prompt, Reply
@@ -182,9 +182,13 @@ class SyncSession:
         """Every message, until the CLI's output ends."""
         return _iterate(self._portal, self._session.receive_messages())
 
-    def interrupt(self) -> InterruptResponse:
-        """Stop the current turn; returns the receipt."""
-        return self._portal.call(self._session.interrupt)
+    def interrupt(
+        self, *, cancel_queued: bool | None = None, wait: float | None = None
+    ) -> InterruptReceipt:
+        """Stop the current turn; returns the receipt (`Session.interrupt`)."""
+        return self._portal.call(
+            lambda: self._session.interrupt(cancel_queued=cancel_queued, wait=wait)
+        )
 
     def __getattr__(self, name: str) -> Any:
         attr = getattr(self._session, name)

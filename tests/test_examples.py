@@ -27,6 +27,7 @@ NO_CLI = [
     "high_volume.py",
     "fake_cli_executable.py",
     "typed_tool_results.py",
+    "policy_dry_run.py",
 ]
 
 

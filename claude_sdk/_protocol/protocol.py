@@ -76,6 +76,7 @@ from .events import (
     TurnEnded,
     Withdrawn,
 )
+from .interrupts import InterruptWatch
 from .schema import answer_types
 
 __all__ = ["DEFERRED_PREFIXES", "Protocol"]
@@ -200,6 +201,7 @@ class Protocol:
         self._made: set[str] = set()  # uuids made here (their lifecycle is bookkeeping)
         self._named = False  # the CLI names prompts (user_message_uuids, command_lifecycle)
         self._cancel_targets: dict[str, str] = {}  # cancel_async_message request -> uuid
+        self._watches: list[InterruptWatch] = []  # interrupts waiting for their outcome
         self._answer_types = answer_types()
         self.session_id: str | None = None
         self.state: str | None = None
@@ -351,6 +353,9 @@ class Protocol:
         if cls is m.SessionStateChangedMessage:
             state = frame.state
             self.state = state if isinstance(state, str) else None
+            if self._watches and self.state == "idle":
+                for watch in self._watches:
+                    watch.idle()
             return StateChanged(self.state)
         session_id = frame.session_id  # InitMessage
         if isinstance(session_id, str) and session_id:
@@ -399,10 +404,12 @@ class Protocol:
             # own, or of prompts this session did not send).
             self._named = True
             for u in self._named_ours(uuids):
-                self._settle_prompt(u)
+                self._settle_prompt(u, result=frame)
         elif not self._named and self._open:
             # A CLI that never names prompts: a result answers the oldest one.
-            self._settle_prompt(next(iter(self._open)))
+            self._settle_prompt(next(iter(self._open)), result=frame)
+        for watch in self._watches:
+            watch.result(frame)
 
     def _on_result_logged(self, frame: m.ResultMessage) -> None:
         """`_on_result`, and a DEBUG line: which prompts the result settled, how long since
@@ -435,10 +442,14 @@ class Protocol:
                 return  # bookkeeping of a uuid made here: not the consumer's
         self.messages.append(frame)
 
-    def _settle_prompt(self, prompt: str, *, cancelled: bool = False) -> None:
+    def _settle_prompt(
+        self, prompt: str, *, cancelled: bool = False, result: m.ResultMessage | None = None
+    ) -> None:
         if self._open.pop(prompt, _MISSING) is not _MISSING and cancelled:
             self.prompts_cancelled += 1
             logger.debug("prompt %s withdrawn by the CLI (no result will come)", prompt)
+        for watch in self._watches:
+            watch.settled(prompt, result, cancelled=cancelled)
 
     def _on_unknown(self, frame: m.UnknownMessage) -> Any:
         """A frame that did not fit: a control envelope that did not is still answered."""
@@ -677,6 +688,18 @@ class Protocol:
         if isinstance(payload, c.CancelAsyncMessageRequest):
             self._cancel_targets[request_id] = payload.message_uuid
         return request_id, line
+
+    def watch_interrupt(self) -> InterruptWatch:
+        """Start following an interrupt about to be sent: the prompts open now, and how they
+        settle (see `InterruptWatch`). The driver hands it the answer, and `unwatch` es it."""
+        watch = InterruptWatch(self._open, busy=self.state not in (None, "idle"))
+        self._watches.append(watch)
+        return watch
+
+    def unwatch(self, watch: InterruptWatch) -> None:
+        """Stop following ``watch``."""
+        if watch in self._watches:
+            self._watches.remove(watch)
 
     def abandon(self, request_id: str) -> None:
         """The caller gave up on a request (timed out, cancelled): no `Answer` will come."""

@@ -18,7 +18,7 @@ import contextlib
 import copy
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -326,14 +326,22 @@ class SessionCore:
         self.last_activity = anyio.current_time()
         self.wake_consumers()  # to restart its clock
 
-    async def wait_until_idle(self) -> bool:
-        """Wait until every prompt is settled and the CLI reports ``idle`` (see Protocol)."""
+    async def wait_for(self, predicate: Callable[[], bool]) -> bool:
+        """Wait until ``predicate()`` holds, checked after each result and state change;
+        False if the output ended (or the session failed) first."""
         protocol = self.protocol
-        while not protocol.ended and protocol.failure is None:
-            if protocol.idle:
-                return True
+        while not predicate():
+            if protocol.ended or protocol.failure is not None:
+                return False
             event = self.idle_event
             if event is None:
                 event = self.idle_event = self.primitives.event()
             await event.wait()
-        return False
+        return True
+
+    async def wait_until_idle(self) -> bool:
+        """Wait until every prompt is settled and the CLI reports ``idle`` (see Protocol)."""
+        protocol = self.protocol
+        if protocol.ended or protocol.failure is not None:
+            return False
+        return await self.wait_for(lambda: protocol.idle)

@@ -7,6 +7,9 @@ example.
 `FakeMessagesAPI` is the other seam: a scripted Anthropic Messages API on 127.0.0.1 that the
 real CLI talks to over HTTP (see `claude_sdk.testing.fake_api`).
 
+`check_policy` replays the tool calls of recordings through a permission policy (a dry run;
+see `claude_sdk.testing.policy_check`).
+
 Each name is imported from its module on first access (PEP 562 ``__getattr__``), so the
 pytest plugin, which every pytest run in an environment with ``claude_sdk`` loads, costs
 next to nothing until a test uses a fixture; type checkers read the re-exports under
@@ -54,6 +57,13 @@ if TYPE_CHECKING:
     from .fake_cli import StdinClosedError as StdinClosedError
     from .fake_cli import ToolCall as ToolCall
     from .fake_cli import ToolSpec as ToolSpec
+    from .policy_check import CallVerdict as CallVerdict
+    from .policy_check import RecordedCall as RecordedCall
+    from .policy_check import RecordedVerdict as RecordedVerdict
+    from .policy_check import check_call as check_call
+    from .policy_check import check_policy as check_policy
+    from .policy_check import load_policy as load_policy
+    from .policy_check import read_calls as read_calls
     from .store_conformance import STORE_CHECKS as STORE_CHECKS
     from .store_conformance import StoreCheck as StoreCheck
     from .store_conformance import StoreCheckReport as StoreCheckReport
@@ -102,6 +112,13 @@ _LAZY: dict[str, str] = {
     "StdinClosedError": "fake_cli",
     "ToolCall": "fake_cli",
     "ToolSpec": "fake_cli",
+    "CallVerdict": "policy_check",
+    "RecordedCall": "policy_check",
+    "RecordedVerdict": "policy_check",
+    "check_call": "policy_check",
+    "check_policy": "policy_check",
+    "load_policy": "policy_check",
+    "read_calls": "policy_check",
     "check_session_store": "store_conformance",
     "STORE_CHECKS": "store_conformance",
     "StoreCheck": "store_conformance",
@@ -150,6 +167,14 @@ __all__ = [
     "CassetteExhaustedError",
     "check_drift",
     "DriftFinding",
+    # claude_sdk.testing.policy_check: replay recorded tool calls through a policy
+    "check_policy",
+    "check_call",
+    "read_calls",
+    "load_policy",
+    "CallVerdict",
+    "RecordedCall",
+    "RecordedVerdict",
     # claude_sdk.testing.store_conformance: checks for any SessionStore
     "check_session_store",
     "STORE_CHECKS",

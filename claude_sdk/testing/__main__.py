@@ -11,6 +11,20 @@ Exit status: 0 when nothing is unknown, 1 when something is, 2 when an input can
 ``fake-cli [--reply TEXT]... [--script MODULE:FUNCTION] [--version V] [-- CLI ARGS]`` plays a
 scripted CLI on stdin/stdout (see `claude_sdk.testing.stdio`): point ``Options.cli_path`` or
 ``$CLAUDE_SDK_CLI_PATH`` at an executable that runs it (`stdio.write_fake_cli` writes one).
+
+``policy-check MODULE:NAME FILE... [--cwd DIR] [--default allow|deny] [--json]`` replays the
+tool calls recorded in cassettes, transcripts or NDJSON files of frames through a permission
+policy (a `Policy`, its hook or ``can_use_tool`` adapter, or a factory taking no arguments
+that returns one; MODULE is a dotted name importable from the current directory, or a
+``.py`` file) and prints one line per call: where, the tool, its input in short, the recorded
+verdict, the policy's, and ``[DIFFERS]`` when they differ; then a summary on stderr.
+``--json`` prints one JSON object per call instead. ``--cwd`` is what ``<cwd>`` in the
+recordings stands for (default: the current directory); ``--default`` is the verdict a
+policy's ``continue`` stands for (without it a ``continue`` is undecided, never a
+difference). See `claude_sdk.testing.policy_check` for how verdicts are read and compared.
+
+Exit status: 0 when no call differs, 1 when one does, 2 when the policy cannot be loaded or an
+input cannot be read.
 """
 
 from __future__ import annotations
@@ -100,10 +114,82 @@ def main(argv: Sequence[str] | None = None) -> int:
     fake.add_argument("--script", metavar="MODULE:FUNCTION", help="a FakeCLI script to play")
     fake.add_argument("--version", help="the CLI version to report")
     fake.add_argument("cli_args", nargs="*", help="the CLI's own arguments (after --)")
+    check = commands.add_parser(
+        "policy-check",
+        help="replay recorded tool calls through a permission policy (a dry run)",
+        description="Replay the tool calls recorded in cassettes, transcripts or NDJSON files "
+        "of frames through a permission policy and print, call by call, what it would decide "
+        "and whether that differs from the recording. Exit 0: no call differs; 1: one does; "
+        "2: the policy cannot be loaded or an input cannot be read.",
+    )
+    check.add_argument(
+        "policy",
+        metavar="MODULE:NAME",
+        help="a Policy, its hook or can_use_tool adapter, or a factory taking no arguments "
+        "that returns one (MODULE: a dotted name or a .py file)",
+    )
+    check.add_argument("files", nargs="+", metavar="FILE", help="cassette or NDJSON files")
+    check.add_argument(
+        "--cwd", metavar="DIR", help="what <cwd> in the recordings stands for (default: .)"
+    )
+    check.add_argument(
+        "--default",
+        choices=("allow", "deny"),
+        help="the verdict a policy's 'continue' stands for (default: undecided, never a "
+        "difference)",
+    )
+    check.add_argument("--json", action="store_true", help="print one JSON object per call")
     args = parser.parse_args(argv)
     if args.command == "fake-cli":
         return _fake_cli(args)
+    if args.command == "policy-check":
+        return _policy_check(args)
     return _drift(args)
+
+
+def _policy_check(args: argparse.Namespace) -> int:
+    import json
+
+    from .policy_check import CallVerdict, check_call, load_policy, read_calls
+
+    try:
+        policy = load_policy(args.policy)
+    except ValueError as exc:
+        print(f"policy-check: {exc}", file=sys.stderr)
+        return 2
+    verdicts: list[CallVerdict] = []
+    unreadable = 0
+    for path in args.files:
+        try:
+            calls = read_calls(path)
+        except (OSError, UnicodeDecodeError, CassetteFormatError) as exc:
+            print(f"policy-check: {path}: cannot read: {_one_line(exc)}", file=sys.stderr)
+            unreadable += 1
+            continue
+        for call in calls:
+            verdict = check_call(policy, call, cwd=args.cwd, default=args.default)
+            verdicts.append(verdict)
+            if args.json:
+                print(json.dumps(verdict.to_dict(), ensure_ascii=False, default=repr))
+            else:
+                print(verdict)
+    counts = collections.Counter(v.outcome for v in verdicts)
+    files = len(args.files) - unreadable
+    print(
+        f"policy-check: {len(verdicts)} call{'s' if len(verdicts) != 1 else ''} in {files} "
+        f"file{'s' if files != 1 else ''}: {counts['differ']} differ, {counts['match']} "
+        f"match, {counts['undecided']} undecided, {counts['unknown']} unknown",
+        file=sys.stderr,
+    )
+    if unreadable:
+        return 2
+    return 1 if counts["differ"] else 0
+
+
+def _one_line(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return " ".join(str(exc).split())
 
 
 def _fake_cli(args: argparse.Namespace) -> int:

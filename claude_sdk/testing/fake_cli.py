@@ -882,7 +882,18 @@ class ScriptedCLI:
         if subtype == "initialize":
             return self._initialize_body(raw)
         if subtype == "interrupt":
-            return {"still_queued": []}
+            # As the real CLI: the prompts waiting behind a running turn are the queued ones
+            # (the prompts the script has not taken yet; when no turn runs, the first of them
+            # is about to start, so it is the one interrupted); ``cancel_queued`` withdraws
+            # them (they never reach `next_prompt`).
+            waiting = list(self._prompt_queue)[0 if self._prompt_id is not None else 1 :]
+            queued = [p.uuid for p in waiting if isinstance(p.uuid, str)]
+            if raw.get("cancel_queued") is True:
+                self._prompt_queue = collections.deque(
+                    p for p in self._prompt_queue if p.uuid not in queued
+                )
+                return {"still_queued": [], "cancelled": queued}
+            return {"still_queued": queued}
         if subtype == "set_model":
             return {"model": self.resolve_model(raw.get("model"))}
         if subtype == "set_permission_mode":
@@ -1972,6 +1983,7 @@ class ScriptedCLI:
         await self.send(frame)
         result: ResultMessage = wire.from_dict(frame)
         self.results.append(result)
+        self._prompt_id = None  # the turn is over
         return result
 
     async def stream_events(

@@ -121,6 +121,9 @@ SCENARIOS: dict[str, Scenario] = {
         expect=("blocked: rm -rf build", "ran Bash: echo hello -> 'hello'", "was blocked"),
     ),
     "policies.py": Scenario(needs_cli=False, expect=("policy: chain(",)),
+    "policy_dry_run.py": Scenario(
+        needs_cli=False, expect=("current: 2 calls, 0 differ", "proposed: 2 calls, 1 differ")
+    ),
     "test_my_agent.py": Scenario(needs_cli=False),
     "remote_ssh.py": Scenario(needs_cli=False, args=("--help",), expect=("usage:",)),
     "session_pool.py": Scenario(

@@ -192,7 +192,8 @@ async def test_automatic_answers() -> None:
     fake = FakeCLI(script)
     async with open_session(FAST, transport=fake) as session:
         receipt = await session.interrupt()
-        assert receipt == InterruptResponse(still_queued=[])
+        assert receipt.response == InterruptResponse(still_queued=[])
+        assert receipt.outcome == "no_op"
 
         assert await session.set_model("haiku") == SetModelResponse(model="claude-haiku-5-5")
         assert await session.set_model(None) == SetModelResponse(model="claude-opus-5-5")
