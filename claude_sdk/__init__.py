@@ -76,6 +76,7 @@ if TYPE_CHECKING:
     from .control import KeepAlive as KeepAlive
     from .control import McpServerStatus as McpServerStatus
     from .control import ModelInfo as ModelInfo
+    from .control import ResumeConfirmation as ResumeConfirmation
     from .control import UnknownControlRequest as UnknownControlRequest
     from .errors import ClaudeSDKError as ClaudeSDKError
     from .errors import CLINotFoundError as CLINotFoundError
@@ -191,6 +192,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "KeepAlive",
         "McpServerStatus",
         "ModelInfo",
+        "ResumeConfirmation",
         "UnknownControlRequest",
     ),
     "errors": (
@@ -368,6 +370,7 @@ __all__ = [
     "InitializeResponse",
     "InterruptReceipt",
     "InterruptResponse",
+    "ResumeConfirmation",
     "CanUseToolRequest",
     "HookCallbackRequest",
     "UnknownControlRequest",

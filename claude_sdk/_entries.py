@@ -128,6 +128,15 @@ class UserEntry(ChainEntry):
     row_source: str | None = None
     permission_decision: dict[str, Any] | None = None
     sandboxed: bool | None = None
+    #: A tool call refused before it ran (an interrupt while its permission was asked).
+    tool_denial_before_run: bool | None = None
+    #: How it was refused (``"interrupted"``, ...).
+    tool_denial_kind: str | None = None
+    #: When the host sent the prompt (ms since the epoch; CLI 2.1.332 and later).
+    sent_at_ms: int | None = None
+    #: Where a queued prompt came from (``{"kind": ...}``; CLI 2.1.332 and later).
+    origin: dict[str, Any] | None = None
+    queue_skip_attachments: bool | None = None
 
     @property
     def text(self) -> str:
@@ -298,6 +307,10 @@ class QueueOperationEntry(_Entry):
     type: ClassVar[str] = "queue-operation"
     operation: str | None = None
     content: Any = None
+    #: The uuid of the prompt the operation concerns (a ``remove`` names it).
+    command_uuid: str | None = None
+    #: Why a prompt left the queue (``"interrupt"``, ...).
+    reason: str | None = None
 
 
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
@@ -315,6 +328,7 @@ class APIRequestEntry(_Entry):
         query_source: what sent the request (``sdk`` in the recorded runs).
         request_digest: a hash of the whole request (``cut_request_digest`` instead when
             ``cut`` says which parts were cut from it).
+        thread: how the request continues an earlier one (CLI 2.1.332 and later).
     """
 
     type: ClassVar[str] = "api-request"
@@ -332,6 +346,10 @@ class APIRequestEntry(_Entry):
     request_digest: str | None = None
     cut: dict[str, Any] | None = None
     cut_request_digest: str | None = None
+    #: How the request relates to the previous one (``{"type": "none" | "create" |
+    #: "continue", "previous_message_id"?}``; CLI 2.1.332 and later).
+    thread: dict[str, Any] | None = None
+    echo_wire_tool_inputs: bool | None = None
 
 
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)

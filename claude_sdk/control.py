@@ -99,6 +99,13 @@ __all__ = [
     "InterruptResponse",
     "InterruptOutcome",
     "InterruptReceipt",
+    "ResumeConfirmation",
+    "GetStatusRequest",
+    "GetStatusResponse",
+    "StatusSection",
+    "StatusRow",
+    "ExportConversationRequest",
+    "ExportConversationResponse",
     "SetModelResponse",
     "SetPermissionModeResponse",
     "McpServerStatus",
@@ -430,6 +437,25 @@ class InterruptResponse(WireModel):
     cancelled: list[str] | None = None
 
 
+@attrs.frozen(kw_only=True)
+class ResumeConfirmation:
+    """What a session opened with ``resume`` or ``continue_conversation`` confirmed before its
+    first prompt (`Session.resumed`; ``Options.verify_resume``).
+
+    Attributes:
+        session_id: the session the CLI loaded (its ``/status``), or None when the CLI could
+            not say (an older CLI).
+        history_chars: the length of the loaded conversation as text (``/export``); 0 for a
+            new session (``resume_missing="start"``); None when the CLI could not say.
+        started_new: nothing was there to resume, and ``resume_missing="start"`` started a
+            new session instead.
+    """
+
+    session_id: str | None
+    history_chars: int | None
+    started_new: bool = False
+
+
 #: What an interrupt did (`InterruptReceipt.outcome`).
 InterruptOutcome = typing.Literal["effective", "no_op", "queued_cancelled", "undetermined"]
 
@@ -561,6 +587,52 @@ class GetBinaryVersionResponse(WireModel):
     version: str | None = None
     build_time: str | None = None
     oldest_desktop_sdk: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class StatusRow(WireModel):
+    """One row of the ``/status`` report (`GetStatusResponse`)."""
+
+    label: str
+    value: Any = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class StatusSection(WireModel):
+    """One titled section of the ``/status`` report."""
+
+    title: str | None = None
+    rows: list[StatusRow] | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class GetStatusResponse(WireModel):
+    """The ``/status`` report: version, session id, cwd, model, ... as labelled rows."""
+
+    sections: list[StatusSection] | None = None
+
+    def value(self, label: str) -> Any:
+        """The value of the first row labelled ``label`` (``"Session ID"``, ``"Model"``,
+        ...), or None."""
+        for section in self.sections or ():
+            for row in section.rows or ():
+                if row.label == label:
+                    return row.value
+        return None
+
+    @property
+    def session_id(self) -> str | None:
+        """The session the CLI has loaded (the ``Session ID`` row)."""
+        value = self.value("Session ID")
+        return value if isinstance(value, str) else None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class ExportConversationResponse(WireModel):
+    """The loaded conversation as the text ``/export`` writes (empty: no history)."""
+
+    text: str | None = None
+    default_filename: str | None = None
 
 
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
@@ -960,6 +1032,20 @@ class GetBinaryVersionRequest(HostRequest[GetBinaryVersionResponse]):
 
 
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class GetStatusRequest(HostRequest[GetStatusResponse]):
+    """Ask for the ``/status`` report (the loaded session's id among its rows)."""
+
+    subtype: ClassVar[str] = "get_status"
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class ExportConversationRequest(HostRequest[ExportConversationResponse]):
+    """Ask for the loaded conversation as text (``/export``)."""
+
+    subtype: ClassVar[str] = "export_conversation"
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class FileSuggestionsRequest(HostRequest[_JSON]):
     """File-path completions for a query."""
 
@@ -1265,6 +1351,8 @@ HOST_REQUESTS: tuple[type[HostRequest[Any]], ...] = (
     GetSessionCostRequest,
     ListModelsRequest,
     GetBinaryVersionRequest,
+    GetStatusRequest,
+    ExportConversationRequest,
     FileSuggestionsRequest,
     RenameSessionRequest,
     CancelAsyncMessageRequest,
@@ -1319,6 +1407,8 @@ ControlRequestPayload = (
     | GetSessionCostRequest
     | ListModelsRequest
     | GetBinaryVersionRequest
+    | GetStatusRequest
+    | ExportConversationRequest
     | FileSuggestionsRequest
     | RenameSessionRequest
     | CancelAsyncMessageRequest

@@ -1524,7 +1524,12 @@ class Options:
     session), ``resume_session_at`` (a message uuid to truncate the resumed conversation
     at), ``resume_drops_turn``, ``persist_session`` (False: no session file),
     ``resume_missing`` (``"start"``: a ``resume`` that finds no session starts one with that
-    id instead of raising `SessionNotFoundError`; `Options.resume_or_start` sets both).
+    id instead of raising `SessionNotFoundError`, and ``continue_conversation`` with nothing
+    to continue starts a new session; `Options.resume_or_start` sets both),
+    ``verify_resume`` (default True: a session opened with ``resume`` or
+    ``continue_conversation`` asks the CLI, before the first prompt, which session it loaded
+    and whether it holds any history, and raises `SessionNotFoundError` if it is not the one
+    asked for, or empty; `Session.resumed` holds what was confirmed).
 
     **Session store** (`claude_sdk.stores`). ``session_store`` (the CLI mirrors every
     transcript line to it, and ``resume``/``continue_conversation`` read from it, so a
@@ -1652,6 +1657,7 @@ class Options:
     resume_missing: ResumeMissing = attrs.field(
         default="error", validator=_one_of(("error", "start"))
     )
+    verify_resume: bool = attrs.field(default=True, validator=_bool)
 
     # -- session store (ours) -------------------------------------------------------------
     session_store: SessionStore | None = attrs.field(default=None, validator=_session_store)
@@ -1889,12 +1895,13 @@ def _check(o: Options) -> None:
             "Options.resume_drops_turn needs Options.resume_session_at", option="resume_drops_turn"
         )
     if o.resume_missing == "start":
-        if o.resume is None:
+        if o.resume is None and not o.continue_conversation:
             raise OptionsError(
-                "Options.resume_missing='start' needs Options.resume (the id to start with)",
+                "Options.resume_missing='start' needs Options.resume (the id to start with) "
+                "or continue_conversation",
                 option="resume_missing",
             )
-        if not _is_uuid(o.resume):
+        if o.resume is not None and not _is_uuid(o.resume):
             raise OptionsError(
                 f"Options.resume_missing='start' needs a session id (a UUID) in "
                 f"Options.resume, not {_show(o.resume)}: use Options.resume_or_start(key) "

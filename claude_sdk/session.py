@@ -104,13 +104,22 @@ class Session:
         return info
 
     @property
+    def resumed(self) -> c.ResumeConfirmation | None:
+        """What a session opened with ``resume`` or ``continue_conversation`` confirmed
+        before its first prompt (``Options.verify_resume``), else None."""
+        return self._core.resumed
+
+    @property
     def session_id(self) -> str | None:
         """The session's id: the CLI's (``system/init``) once a turn has started; before,
-        the id the options chose (``session_id``, or ``resume`` without ``fork_session``),
-        else None."""
+        the one the CLI said it loaded (`resumed`), else the id the options chose
+        (``session_id``, or ``resume`` without ``fork_session``), else None."""
         found = self._core.protocol.session_id
         if found is not None:
             return found
+        resumed = self._core.resumed
+        if resumed is not None and resumed.session_id is not None:
+            return resumed.session_id
         options = self._core.options
         if options.session_id is not None:
             return options.session_id
@@ -365,6 +374,14 @@ class Session:
     async def list_models(self) -> c.ListModelsResponse:
         """The models the CLI offers."""
         return await self.request(c.ListModelsRequest())
+
+    async def get_status(self) -> c.GetStatusResponse:
+        """The ``/status`` report (the loaded session's id, version, cwd, model, ...)."""
+        return await self.request(c.GetStatusRequest())
+
+    async def export_conversation(self) -> c.ExportConversationResponse:
+        """The loaded conversation as text (``/export``; empty for a new session)."""
+        return await self.request(c.ExportConversationRequest())
 
     async def get_binary_version(self) -> c.GetBinaryVersionResponse:
         """The CLI binary's version facts."""

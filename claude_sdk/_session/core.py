@@ -117,6 +117,8 @@ class SessionCore:
         self.server_info: c.InitializeResponse | None = None
         #: The ``initialize`` request the session started with (a re-initialize resends it).
         self.initialize_request: c.InitializeRequest | None = None
+        #: What a resumed session confirmed before its first prompt (``verify_resume``).
+        self.resumed: c.ResumeConfirmation | None = None
 
     # -- facts ---------------------------------------------------------------------------
 

@@ -25,9 +25,12 @@ from typing import TYPE_CHECKING
 import anyio
 
 from .. import control as c
+from .._paths import is_uuid
 from ..errors import (
     ClaudeSDKError,
+    ControlRequestError,
     InitializeTimeoutError,
+    MessageDecodeError,
     ResultError,
     SessionClosedError,
     SessionNotFoundError,
@@ -72,6 +75,64 @@ async def start(
     _check_initialize(core, info)
     core.initialize_request = initialize
     core.server_info = info
+    options = core.options
+    if options.verify_resume and (options.resume is not None or options.continue_conversation):
+        core.resumed = await confirm_resume(core)
+
+
+async def confirm_resume(core: SessionCore) -> c.ResumeConfirmation:
+    """Ask the CLI, before any prompt, which session it loaded and whether it holds history.
+
+    The CLI refuses an unknown ``resume`` id itself; this catches the rest: another session
+    than the one asked for, and a session with no conversation (``continue_conversation``
+    with nothing to continue starts a new one silently). A CLI that does not know the
+    requests (``unsupported``), or answers them in a shape the model does not know (a newer
+    CLI), is not checked on that point.
+
+    Raises:
+        SessionNotFoundError: not the session asked for, or no history (unless
+            ``resume_missing="start"`` asked for a new session in that case).
+    """
+    options = core.options
+    timeout = options.control_timeout
+    intended = options.resume if options.resume is not None and is_uuid(options.resume) else None
+    loaded: str | None = None
+    chars: int | None = None
+    with contextlib.suppress(ControlRequestError, MessageDecodeError):
+        status: c.GetStatusResponse = await core.request(c.GetStatusRequest(), timeout)
+        loaded = status.session_id
+    with contextlib.suppress(ControlRequestError, MessageDecodeError):
+        export: c.ExportConversationResponse = await core.request(
+            c.ExportConversationRequest(), timeout
+        )
+        text: object = export.text  # a hostile answer may hold anything
+        chars = len(text.strip()) if isinstance(text, str) else None
+    asked = f"session {options.resume!r}" if options.resume is not None else "the latest session"
+    if intended is not None and loaded is not None:
+        if options.fork_session:
+            if loaded == intended:
+                raise SessionNotFoundError(
+                    f"fork_session: the CLI loaded {asked} itself, not a fork of it",
+                    session_id=intended,
+                )
+        elif loaded != intended:
+            raise SessionNotFoundError(
+                f"asked to resume {asked}, the CLI loaded session {loaded!r}",
+                session_id=intended,
+            )
+    started_new = False
+    if chars == 0:
+        # The store/disk check (prepare) turned a missing ``resume`` with "start" into a new
+        # session id already; here only ``continue_conversation`` can still find nothing.
+        if options.resume_missing == "start" and options.resume is None:
+            started_new = True
+        else:
+            raise SessionNotFoundError(
+                f"the CLI loaded no conversation for {asked} (cwd {options.cwd or '.'!r})",
+                session_id=intended or loaded or options.resume or "",
+            )
+    logger.debug("resume confirmed: session %s, %s characters of history", loaded, chars)
+    return c.ResumeConfirmation(session_id=loaded, history_chars=chars, started_new=started_new)
 
 
 async def reinitialize(core: SessionCore) -> c.InitializeResponse:

@@ -597,12 +597,19 @@ class ScriptedCLI:
         self.env: dict[str, str] = dict(spec.env)
         self.cwd: str = spec.cwd or "/tmp/fake-cli-cwd"
         self.version = fake.version
+        resumed = _flag(self.argv, "--resume")
+        forked = resumed is not None and "--fork-session" in self.argv
         self.session_id: str = (
             fake.session_id
             or _flag(self.argv, "--session-id")
-            or _flag(self.argv, "--resume")
+            or (None if forked else resumed)
             or _uuid()
         )
+        #: The conversation a ``--resume``/``--continue`` start loaded (``export_conversation``).
+        self.loaded_history: str = ""
+        if resumed is not None or "--continue" in self.argv:
+            default = f"\n\u276f (the conversation of session {resumed or 'latest'})"
+            self.loaded_history = default if fake.history is None else fake.history
         model = _flag(self.argv, "--model")
         self.model: str = self.resolve_model(model)
         mode = _flag(self.argv, "--permission-mode")
@@ -959,6 +966,25 @@ class ScriptedCLI:
             return {"text": f"Total cost: ${self._cost:.4f}"}
         if subtype == "list_models":
             return {"models": [dict(m) for m in _MODELS]}
+        if subtype == "get_status":
+            rows = [
+                {"label": "Version", "value": self.version},
+                {"label": "Session ID", "value": self.session_id},
+                {"label": "cwd", "value": self.cwd},
+            ]
+            model = [{"label": "Model", "value": self.model}]
+            return {
+                "sections": [
+                    {"title": "Session", "rows": rows},
+                    {"title": "Environment", "rows": model},
+                ]
+            }
+        if subtype == "export_conversation":
+            lines = [self.loaded_history] if self.loaded_history else []
+            # The CLI's /export text: a prompt line (U+276F) then an answer line (U+25CF).
+            for prompt, result in zip(self.prompts, self.results, strict=False):
+                lines.append(f"\n\u276f {prompt.text}\n\n\u25cf {result.result or ''}")
+            return {"text": "".join(lines), "default_filename": "conversation.txt"}
         if subtype == "get_binary_version":
             return {
                 "version": self.version,
@@ -2649,6 +2675,9 @@ class FakeCLI(MemoryTransport):
         raise_script_errors: re-raise a script's failure out of the SDK's ``connect``.
         capabilities: what every initialize answer lists in ``capabilities`` (None: the 7
             of CLI 2.1.330; add `SOFT_ERROR_RESULT_CAPABILITY` to play CLI 2.1.331).
+        history: the conversation a connection started with ``--resume`` or ``--continue``
+            loaded, as ``export_conversation`` gives it (None: a line naming the session;
+            ``""``: nothing, as a CLI that found nothing to continue).
         clis: the `ScriptedCLI` of every connection, in order.
         received: every frame the SDK wrote, on all connections, in order.
         log: the same, as `Received` records (with their arrival times).
@@ -2669,6 +2698,7 @@ class FakeCLI(MemoryTransport):
         auto_handshake: bool = False,
         raise_script_errors: bool = True,
         capabilities: Sequence[str] | None = None,
+        history: str | None = None,
     ) -> None:
         super().__init__(self._run_peer)
         if script is not None and replies is not None:
@@ -2681,6 +2711,7 @@ class FakeCLI(MemoryTransport):
         self.auto_handshake = auto_handshake
         self.raise_script_errors = raise_script_errors
         self.capabilities = list(capabilities) if capabilities is not None else None
+        self.history = history
         self.clis: list[ScriptedCLI] = []
         self.received: list[Frame] = []
         self.log: list[Received] = []

@@ -28,6 +28,7 @@ import attrs
 import pytest
 
 import claude_sdk as cs
+from claude_sdk import history, wire
 from claude_sdk.testing import FakeMessagesAPI
 from claude_sdk.transports.subprocess import SubprocessTransport
 
@@ -44,6 +45,8 @@ class DriftLog:
 
     frames: int = 0
     scenarios: int = 0
+    #: session-file lines checked
+    entries: int = 0
     # (scenario id, frame class, finding)
     findings: list[tuple[str, str, str]] = attrs.field(factory=list)
 
@@ -115,6 +118,34 @@ class E2E:
         return [cs.wire.decode(line) for t in self.transports for line in t.received()]
 
 
+def collect_session_file_drift(
+    root: Path, scenario: str, findings: list[tuple[str, str, str]]
+) -> int:
+    """Add the strict-drift findings of every transcript line under ``root`` (files of a
+    ``projects`` tree) to ``findings``; returns how many lines were checked."""
+    count = 0
+    for path in sorted(root.rglob("*.jsonl")):
+        if "projects" not in path.parts or not path.is_file():
+            continue
+        for line in path.read_bytes().splitlines():
+            try:
+                data = json.loads(line)
+            except ValueError:
+                continue  # a line cut by a killed CLI: history's business, not drift
+            if not isinstance(data, dict):
+                continue
+            count += 1
+            kind = data.get("type")
+            entry = history.decode_entry(data)
+            if isinstance(entry, history.UnknownEntry):
+                findings.append((scenario, "session file", f"unknown entry type {kind!r}"))
+                continue
+            findings.extend(
+                (scenario, f"session file {kind}", problem) for problem in wire.drift(entry)
+            )
+    return count
+
+
 _SAFE_STEM = re.compile(r"[A-Za-z0-9_.-]+")
 
 
@@ -154,6 +185,9 @@ def e2e(
             (request.node.nodeid, what, problem)
             for what, problem in wire_findings(transport.sent(), received)
         )
+    # ... and of every line the CLI wrote to its session files (any HOME or store the test
+    # made under tmp_path): the same report, never this scenario's failure.
+    DRIFT.entries += collect_session_file_drift(tmp_path, request.node.nodeid, DRIFT.findings)
     if os.environ.get("CLAUDE_SDK_RECORD_E2E") == "1" and anyio_backend == "asyncio":
         callspec = getattr(request.node, "callspec", None)
         found = callspec.params if callspec is not None else {}

@@ -36,7 +36,8 @@ def drift_report(log: DriftLog, cli_version: str) -> tuple[str, list[dict[str, o
     ]
     lines = [
         f"CLI {cli_version}: {len(rows)} thing(s) the model does not know, in "
-        f"{len(log.findings)} finding(s) over {log.frames} frames of {log.scenarios} scenarios:"
+        f"{len(log.findings)} finding(s) over {log.frames} frames and {log.entries} session-file "
+        f"lines of {log.scenarios} scenarios:"
     ]
     for row in rows:
         scenarios = row["scenarios"]
@@ -62,6 +63,7 @@ def test_the_cli_sends_nothing_the_model_does_not_know(claude_cli_version: str) 
                     "cli_version": claude_cli_version,
                     "scenarios": DRIFT.scenarios,
                     "frames": DRIFT.frames,
+                    "session_file_lines": DRIFT.entries,
                     "new": rows,
                 },
                 indent=1,

@@ -28,7 +28,6 @@ from claude_sdk import history
 from claude_sdk.hooks import HookContext, UserPromptSubmitInput
 from claude_sdk.testing.fake_api import RecordedRequest
 
-from ..test_history import strict_drift
 from .conftest import E2E
 
 FIXTURES = Path(__file__).resolve().parent.parent / "data" / "history"
@@ -292,16 +291,15 @@ def git(*args: str, cwd: Path) -> None:
 
 
 def assert_transcripts_typed(config_dir: Path) -> int:
-    """Every line of every transcript under ``config_dir`` is a typed entry the model knows
-    whole (strict drift finds nothing); returns how many lines."""
+    """Every line of every transcript under ``config_dir`` decodes and keeps what it held;
+    returns how many lines. (What the model does not know of them, strict drift, goes to the
+    one report of test_drift_report.py: the e2e fixture collects it for every scenario.)"""
     count = 0
     for path in sorted((config_dir / "projects").rglob("*.jsonl")):
         for line in path.read_bytes().splitlines():
             data = json.loads(line)
             entry = history.decode_entry(data)
-            assert not isinstance(entry, history.UnknownEntry), (path.name, data.get("type"))
-            assert strict_drift(entry) == [], (path.name, data.get("type"))
-            assert entry.raw == data
+            assert entry.raw == data, (path.name, data.get("type"))
             count += 1
     return count
 

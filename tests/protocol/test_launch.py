@@ -1020,6 +1020,7 @@ SDK_SIDE = {
     "store_project_key",
     "diskless",
     "resume_missing",  # resolved to --resume or --session-id by open_session
+    "verify_resume",  # open_session asks the CLI after initialize (no flag)
 }
 
 

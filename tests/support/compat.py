@@ -52,7 +52,9 @@ def drift_text(path: Path | None) -> str:
     report = json.loads(path.read_text())
     new = report.get("new", [])
     if not new:
-        return f"nothing ({report.get('frames', 0)} frames)"
+        lines = report.get("session_file_lines")
+        files = f", {lines} session-file lines" if lines else ""
+        return f"nothing ({report.get('frames', 0)} frames{files})"
     shown = "; ".join(f"{row['where']} {row['finding']}" for row in new[:3])
     more = f" (+{len(new) - 3} more)" if len(new) > 3 else ""
     return (shown + more).replace("|", "\\|")

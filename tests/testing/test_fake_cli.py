@@ -763,6 +763,8 @@ _HOST_REQUEST_FIELDS: dict[str, dict[str, Any]] = {
     "get_session_cost": {},
     "list_models": {},
     "get_binary_version": {},
+    "get_status": {},
+    "export_conversation": {},
     "file_suggestions": {"query": "sr"},
     "rename_session": {"title": "t"},
     "cancel_async_message": {"message_uuid": "u"},
