@@ -153,6 +153,8 @@ if TYPE_CHECKING:
     from .permissions import ToolPermissionContext as ToolPermissionContext
     from .pool import PoolStats as PoolStats
     from .pool import SessionPool as SessionPool
+    from .retry import RetryAttempt as RetryAttempt
+    from .retry import RetryPolicy as RetryPolicy
     from .query import Reply as Reply
     from .query import ask as ask
     from .query import query as query
@@ -282,6 +284,10 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "PoolStats",
         "SessionPool",
     ),
+    "retry": (
+        "RetryAttempt",
+        "RetryPolicy",
+    ),
     "query": (
         "Reply",
         "ask",
@@ -320,6 +326,8 @@ __all__ = [
     "ask",
     "Reply",
     "SessionPool",
+    "RetryPolicy",
+    "RetryAttempt",
     "PoolStats",
     "Options",
     "SystemPromptPreset",

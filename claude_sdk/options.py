@@ -36,6 +36,7 @@ from .control import AgentDefinition
 from .errors import OptionsError
 from .hooks import HOOK_EVENTS, HookCallback, HookMatcher
 from .permissions import CanUseTool, PermissionMode
+from .retry import RetryPolicy
 from .stores._contract import SessionStore
 from .stores._keys import check_key_part, session_id_for
 
@@ -719,6 +720,14 @@ def _non_empty_str(instance: object, attribute: attrs.Attribute[Any], value: Any
             f"{_where(instance, attribute)} must be a non-empty string, "
             f"not {type(value).__name__ if not isinstance(value, str) else 'an empty one'}",
             option=attribute.name,
+        )
+
+
+def _retry_policy(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    if value is not None and not isinstance(value, RetryPolicy):
+        raise OptionsError(
+            f"Options.retry must be a claude_sdk.RetryPolicy or None, not {type(value).__name__}",
+            option="retry",
         )
 
 
@@ -1704,6 +1713,9 @@ class Options:
     #: the trace context passed to the CLI (needs ``opentelemetry-api``; see
     #: `claude_sdk.telemetry`).
     telemetry: bool = attrs.field(default=False, validator=_bool)
+    #: Retry turns that fail transiently (`claude_sdk.retry`): ``ask`` and
+    #: ``SessionPool.ask`` run such a turn again in the same session; None never retries.
+    retry: RetryPolicy | None = attrs.field(default=None, validator=_retry_policy)
 
     # -- derived (not arguments) --------------------------------------------------------
     _output_schema: dict[str, Any] | None = attrs.field(

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import logging
 import warnings
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -35,9 +35,10 @@ import anyio.abc
 import attrs
 
 from .errors import ClaudeSDKError, OptionsError, SessionClosedError
-from .messages import Message
+from .messages import AssistantMessage, Message
 from .options import Options
 from .query import Prompt, Reply
+from .retry import TurnRetry
 from .session import Session, _collapse_groups, open_session
 from .transports.base import Transport
 
@@ -57,6 +58,7 @@ class PoolStats:
     expired: int = 0  #: idle sessions closed by ``idle_timeout``
     failed: int = 0  #: sessions dropped because their CLI failed
     waited: int = 0  #: leases that had to wait for room
+    retried: int = 0  #: turns of `SessionPool.ask` run again (``Options.retry``)
     peak: int = 0  #: most CLIs running at once
     running: int = 0  #: CLIs running now
     leased: int = 0  #: sessions in use now
@@ -171,6 +173,10 @@ class SessionPool:
         self._slots: list[_Slot] = []
         self._by_key: dict[str, _Slot] = {}
         self._changed = anyio.Event()
+        #: The last assistant message of each key's conversation (where a retry resumes).
+        self._anchors: dict[str, str] = {}
+        #: Options for the next CLI of a key whose turn is being retried.
+        self._restart_options: dict[str, Options] = {}
         self._tg: anyio.abc.TaskGroup | None = None
         self._expiry = anyio.CancelScope()
 
@@ -233,12 +239,51 @@ class SessionPool:
             StructuredOutputError: the options ask for structured output and the result's
                 is missing or does not validate.
         """
+        from .query import as_message
+
+        policy = self.options.retry
+        if policy is None or isinstance(prompt, AsyncIterable):
+            return await self._ask_once(key, prompt, [])
+        retry = TurnRetry(policy, self.options, anchor=self._anchors.get(key))
+        message = as_message(prompt)
+        while True:
+            seen: list[Message] = []
+            try:
+                reply = await self._ask_once(
+                    key, retry.prompt(message), seen, retry.options if retry.attempts else None
+                )
+            except ClaudeSDKError as exc:
+                if not retry.refused(exc):
+                    await retry.failed(exc, seen)
+                self.stats.retried += 1
+                await self._drop(key)  # the next lease starts a CLI with retry.options
+                continue
+            return attrs.evolve(reply, attempts=tuple(retry.attempts))
+
+    async def _ask_once(
+        self, key: str, prompt: Prompt, seen: list[Message], options: Options | None = None
+    ) -> Reply:
         from .query import reply_of
 
+        if options is not None:
+            self._restart_options[key] = options
         async with self.session(key) as session:
             await session.send(prompt)
-            messages: list[Message] = [m async for m in session.receive_response()]
-        return reply_of(messages, self.options)
+            async for message in session.receive_response():
+                seen.append(message)
+        reply = reply_of(seen, self.options)
+        last = [m.uuid for m in seen if isinstance(m, AssistantMessage) and m.uuid is not None]
+        if last and not reply.result.is_error:
+            # Where the conversation of ``key`` ends: a later retry resumes there.
+            self._anchors[key] = last[-1]
+        return reply
+
+    async def _drop(self, key: str) -> None:
+        """Close the CLI of ``key`` (if any) and wait until it is gone."""
+        slot = self._by_key.get(key)
+        if slot is not None:
+            self._close(slot)
+            await slot.done.wait()
 
     async def _acquire(self, key: str) -> _Slot:
         waited = False
@@ -332,7 +377,10 @@ class SessionPool:
     async def _run(self, slot: _Slot) -> None:
         try:
             options = self.options
-            if self.resume_keys and slot.key is not None:
+            restart = self._restart_options.pop(slot.key, None) if slot.key is not None else None
+            if restart is not None:
+                options = restart  # a retry of the key's failed turn (Options.retry)
+            elif self.resume_keys and slot.key is not None:
                 options = options.resume_or_start(slot.key)
             async with open_session(options, transport=slot.transport) as session:
                 slot.session = session

@@ -23,9 +23,10 @@ import attrs
 from ._protocol.codec import default_codec
 from ._schema import structure_output
 from ._structured import flag as flag_structured
-from .errors import ResultError, SessionClosedError, StructuredOutputError
+from .errors import ClaudeSDKError, ResultError, SessionClosedError, StructuredOutputError
 from .messages import ContentBlock, Message, ResultMessage, UserMessage
 from .options import Options
+from .retry import RetryAttempt, TurnRetry
 from .session import MessageStream, open_session
 from .transports.base import Transport
 
@@ -46,6 +47,8 @@ class Reply:
     messages: tuple[Message, ...]
     result: ResultMessage
     output_type: type | None = None
+    #: The attempts that failed before this reply (``Options.retry``), oldest first.
+    attempts: tuple[RetryAttempt, ...] = ()
 
     @property
     def text(self) -> str:
@@ -162,11 +165,43 @@ async def ask(
             (a `ResultError` with ``kind="structured_output"``).
         SessionClosedError: the CLI's output ended before a result.
     """
+    policy = options.retry if options is not None else None
+    if policy is None or isinstance(prompt, AsyncIterable):
+        return await _ask_once(prompt, options, transport, [])
+    assert options is not None
+    retry = TurnRetry(policy, options)
+    message = as_message(prompt)
+    while True:
+        seen: list[Message] = []
+        try:
+            reply = await _ask_once(retry.prompt(message), retry.options, transport, seen)
+        except ClaudeSDKError as exc:
+            if not retry.refused(exc):
+                await retry.failed(exc, seen)
+            continue
+        return attrs.evolve(reply, attempts=tuple(retry.attempts))
+
+
+async def _ask_once(
+    prompt: Prompt, options: Options | None, transport: Transport | None, seen: list[Message]
+) -> Reply:
+    """One attempt of `ask`; the messages read go to ``seen`` as they come."""
     async with query(prompt, options=options, transport=transport) as stream:
-        messages: list[Message] = [message async for message in stream]
-    if not messages or not isinstance(messages[-1], ResultMessage):
+        async for message in stream:
+            seen.append(message)
+    if not seen or not isinstance(seen[-1], ResultMessage):
         raise SessionClosedError("the CLI's output ended before the turn's result")
-    return reply_of(messages, options)
+    return reply_of(seen, options)
+
+
+def as_message(prompt: Prompt) -> UserMessage:
+    """A prompt that is not a stream, as the `UserMessage` `Session.send` would write."""
+    if isinstance(prompt, UserMessage):
+        return prompt
+    if isinstance(prompt, str):
+        return UserMessage.prompt(prompt)
+    assert not isinstance(prompt, AsyncIterable)
+    return UserMessage.prompt(list(prompt))
 
 
 def reply_of(messages: Sequence[Message], options: Options | None) -> Reply:
