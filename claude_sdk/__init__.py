@@ -153,11 +153,11 @@ if TYPE_CHECKING:
     from .permissions import ToolPermissionContext as ToolPermissionContext
     from .pool import PoolStats as PoolStats
     from .pool import SessionPool as SessionPool
-    from .retry import RetryAttempt as RetryAttempt
-    from .retry import RetryPolicy as RetryPolicy
     from .query import Reply as Reply
     from .query import ask as ask
     from .query import query as query
+    from .retry import RetryAttempt as RetryAttempt
+    from .retry import RetryPolicy as RetryPolicy
     from .session import MessageStream as MessageStream
     from .session import Session as Session
     from .session import open_session as open_session

@@ -269,8 +269,7 @@ class SessionPool:
             self._restart_options[key] = options
         async with self.session(key) as session:
             await session.send(prompt)
-            async for message in session.receive_response():
-                seen.append(message)
+            seen.extend([message async for message in session.receive_response()])
         reply = reply_of(seen, self.options)
         last = [m.uuid for m in seen if isinstance(m, AssistantMessage) and m.uuid is not None]
         if last and not reply.result.is_error:

@@ -140,7 +140,7 @@ class RetryPolicy:
         """Seconds to wait before retry ``retry`` (1 is the first); ``draw`` in [0, 1) is
         the random part (a fresh one when None)."""
         base = min(self.max_delay, self.initial_delay * self.multiplier ** max(0, retry - 1))
-        share = random.random() if draw is None else draw  # noqa: S311 - not cryptography
+        share = random.random() if draw is None else draw
         return base * (1 - self.jitter * share)
 
     def is_transient(self, error: BaseException) -> bool:
@@ -350,7 +350,7 @@ def _find_anchor(options: Options, session_id: str, prompt: str | None) -> str |
     candidates = [
         config / "projects" / project_slug(canonical(options.cwd)) / f"{session_id}.jsonl"
     ]
-    candidates += sorted((config / "projects").glob(f"*/{session_id}.jsonl"))
+    candidates += sorted(projects.glob(f"*/{session_id}.jsonl"))
     path: Path | None = next((p for p in candidates if p.is_file()), None)
     if path is None:
         return None
