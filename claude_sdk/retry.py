@@ -347,9 +347,8 @@ def _find_anchor(options: Options, session_id: str, prompt: str | None) -> str |
     from ._session.stored import _config_dir
 
     config = _config_dir(dict(options.env))
-    candidates = [
-        config / "projects" / project_slug(canonical(options.cwd)) / f"{session_id}.jsonl"
-    ]
+    projects = config / "projects"
+    candidates = [projects / project_slug(canonical(options.cwd)) / f"{session_id}.jsonl"]
     candidates += sorted(projects.glob(f"*/{session_id}.jsonl"))
     path: Path | None = next((p for p in candidates if p.is_file()), None)
     if path is None:
