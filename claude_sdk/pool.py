@@ -269,7 +269,8 @@ class SessionPool:
             self._restart_options[key] = options
         async with self.session(key) as session:
             await session.send(prompt)
-            seen.extend([message async for message in session.receive_response()])
+            async for message in session.receive_response():
+                seen.append(message)  # noqa: PERF401 - one by one: a failure keeps what came
         reply = reply_of(seen, self.options)
         last = [m.uuid for m in seen if isinstance(m, AssistantMessage) and m.uuid is not None]
         if last and not reply.result.is_error:

@@ -187,7 +187,8 @@ async def _ask_once(
 ) -> Reply:
     """One attempt of `ask`; the messages read go to ``seen`` as they come."""
     async with query(prompt, options=options, transport=transport) as stream:
-        seen.extend([message async for message in stream])
+        async for message in stream:
+            seen.append(message)  # noqa: PERF401 - one by one: a failure keeps what came
     if not seen or not isinstance(seen[-1], ResultMessage):
         raise SessionClosedError("the CLI's output ended before the turn's result")
     return reply_of(seen, options)
