@@ -78,6 +78,7 @@ if TYPE_CHECKING:
     from .control import ModelInfo as ModelInfo
     from .control import ResumeConfirmation as ResumeConfirmation
     from .control import UnknownControlRequest as UnknownControlRequest
+    from .errors import BudgetExceededError as BudgetExceededError
     from .errors import ClaudeSDKError as ClaudeSDKError
     from .errors import CLINotFoundError as CLINotFoundError
     from .errors import ControlRequestError as ControlRequestError
@@ -89,6 +90,7 @@ if TYPE_CHECKING:
     from .errors import MessageDecodeError as MessageDecodeError
     from .errors import OptionsError as OptionsError
     from .errors import ProcessError as ProcessError
+    from .errors import RateLimitExceededError as RateLimitExceededError
     from .errors import ResultError as ResultError
     from .errors import SessionClosedError as SessionClosedError
     from .errors import SessionNotFoundError as SessionNotFoundError
@@ -151,6 +153,7 @@ if TYPE_CHECKING:
     from .permissions import PermissionResult as PermissionResult
     from .permissions import PermissionUpdate as PermissionUpdate
     from .permissions import ToolPermissionContext as ToolPermissionContext
+    from .pool import PoolLimits as PoolLimits
     from .pool import PoolStats as PoolStats
     from .pool import SessionPool as SessionPool
     from .query import Reply as Reply
@@ -198,6 +201,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "UnknownControlRequest",
     ),
     "errors": (
+        "BudgetExceededError",
         "ClaudeSDKError",
         "CLINotFoundError",
         "ControlRequestError",
@@ -209,6 +213,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "MessageDecodeError",
         "OptionsError",
         "ProcessError",
+        "RateLimitExceededError",
         "ResultError",
         "SessionClosedError",
         "SessionNotFoundError",
@@ -281,6 +286,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "ToolPermissionContext",
     ),
     "pool": (
+        "PoolLimits",
         "PoolStats",
         "SessionPool",
     ),
@@ -329,6 +335,7 @@ __all__ = [
     "RetryPolicy",
     "RetryAttempt",
     "PoolStats",
+    "PoolLimits",
     "Options",
     "SystemPromptPreset",
     "SystemPromptFile",
@@ -432,6 +439,8 @@ __all__ = [
     "ControlRequestError",
     "SessionClosedError",
     "SessionNotFoundError",
+    "BudgetExceededError",
+    "RateLimitExceededError",
     "SessionStoreError",
     "ResultError",
     "StructuredOutputError",

@@ -49,6 +49,8 @@ __all__ = [
     "AgentNameEntry",
     "ModeEntry",
     "QueueOperationEntry",
+    "FileHistorySnapshotEntry",
+    "FileHistoryDeltaEntry",
     "APIRequestEntry",
     "APIRequestShapeEntry",
     "APIRequestBlobEntry",
@@ -94,6 +96,8 @@ class ChainEntry(_Entry):
     uuid: str | None = None
     parent_uuid: str | None = None
     logical_parent_uuid: str | None = None
+    #: The session's memorable name (``slug``), on the entries written after it was made.
+    slug: str | None = None
     is_sidechain: bool | None = None
     cwd: str | None = None
     git_branch: str | None = None
@@ -128,6 +132,16 @@ class UserEntry(ChainEntry):
     row_source: str | None = None
     permission_decision: dict[str, Any] | None = None
     sandboxed: bool | None = None
+    #: A prompt shown in the transcript only (not sent to the model).
+    is_visible_in_transcript_only: bool | None = None
+    #: Prompts the CLI merged into this one (queued while a turn ran).
+    merged_send_uuids: list[str] | None = None
+    #: An MCP tool's result: its ``_meta``, and why the call was not read-only.
+    mcp_meta: dict[str, Any] | None = None
+    mcp_call_not_read_only: str | None = None
+    #: The tool whose result this is ends the turn (structured output).
+    tool_ends_turn: bool | None = None
+    holds_persons_words: bool | None = None
     #: A tool call refused before it ran (an interrupt while its permission was asked).
     tool_denial_before_run: bool | None = None
     #: How it was refused (``"interrupted"``, ...).
@@ -184,7 +198,18 @@ class AssistantEntry(ChainEntry):
     per_turn_effort: str | None = None
     made_by: str | None = None
     attribution_agent: str | None = None
+    attribution_mcp_server: str | None = None
+    attribution_mcp_tool: str | None = None
     tool_input_stream_ms: int | None = None
+    #: On the synthetic message of an API error: the status, the error's type and kind,
+    #: and whether the CLI judged it transient.
+    api_error_status: int | None = None
+    api_error_type: str | None = None
+    api_error_is_transient: bool | None = None
+    error: str | None = None
+    failed_response_had_no_tool_call: bool | None = None
+    #: A response cut off by an interrupt while it streamed.
+    is_aborted_mid_stream: bool | None = None
 
     @property
     def content(self) -> list[ContentBlock]:
@@ -217,6 +242,22 @@ class SystemEntry(ChainEntry):
     content: Any = None
     level: str | None = None
     compact_metadata: Any = None
+    #: ``api_error`` notes: the error, and the CLI's retry (attempt, limit, wait).
+    error: Any = None
+    retry_attempt: int | None = None
+    max_retries: int | None = None
+    retry_in_ms: int | None = None
+    source: str | None = None
+    #: ``stop_hook_summary`` notes: what the Stop hooks did.
+    hook_count: int | None = None
+    hook_infos: list[Any] | None = None
+    hook_errors: list[Any] | None = None
+    failed_hook_error_indexes: list[Any] | None = None
+    hook_additional_context: list[Any] | None = None
+    prevented_continuation: bool | None = None
+    stop_reason: str | None = None
+    has_output: bool | None = None
+    tool_use_id: str | None = None
 
 
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
@@ -311,6 +352,41 @@ class QueueOperationEntry(_Entry):
     command_uuid: str | None = None
     #: Why a prompt left the queue (``"interrupt"``, ...).
     reason: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class FileHistorySnapshotEntry(_Entry):
+    """The files tracked for rewinding, as of a prompt (file checkpointing).
+
+    Attributes:
+        message_id: the prompt the snapshot belongs to.
+        snapshot: ``{messageId, trackedFileBackups: {path: backup}, timestamp}``.
+        is_snapshot_update: it updates an earlier snapshot of the same prompt.
+    """
+
+    type: ClassVar[str] = "file-history-snapshot"
+    message_id: str | None = None
+    snapshot: dict[str, Any] | None = None
+    is_snapshot_update: bool | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class FileHistoryDeltaEntry(_Entry):
+    """One file's backup added to a snapshot (file checkpointing).
+
+    Attributes:
+        message_id: the message that changed the file.
+        snapshot_message_id: the prompt whose snapshot it extends.
+        tracking_path: the file, relative to the working directory.
+        backup: ``{backupFileName, version, backupTime, realParentDir}`` (no file name:
+            the file did not exist before).
+    """
+
+    type: ClassVar[str] = "file-history-delta"
+    message_id: str | None = None
+    snapshot_message_id: str | None = None
+    tracking_path: str | None = None
+    backup: dict[str, Any] | None = None
 
 
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
@@ -423,8 +499,8 @@ class ToolsUsedEntry(_Entry):
 class UnknownEntry(UnknownBase):
     """An entry of a kind this module does not type (``raw`` is the line's object).
 
-    The CLI's code names more kinds than are typed here (``file-history-snapshot``,
-    ``content-replacement``, ``worktree-state``, ...) and new versions add more; all of them
+    The CLI's code names more kinds than are typed here (``content-replacement``,
+    ``worktree-state``, ...) and new versions add more; all of them
     arrive here, whole.
     """
 
@@ -462,6 +538,8 @@ TranscriptEntry: TypeAlias = (
     | AgentNameEntry
     | ModeEntry
     | QueueOperationEntry
+    | FileHistorySnapshotEntry
+    | FileHistoryDeltaEntry
     | APIRequestEntry
     | APIRequestShapeEntry
     | APIRequestBlobEntry
@@ -476,6 +554,7 @@ TranscriptEntry: TypeAlias = (
 WIRE_KEYS: dict[type, dict[str, str]] = {
     UserEntry: {"source_tool_assistant_uuid": "sourceToolAssistantUUID"},
     ProgressEntry: {"tool_use_id": "toolUseID", "parent_tool_use_id": "parentToolUseID"},
+    SystemEntry: {"tool_use_id": "toolUseID"},
     CostStateEntry: {
         "total_cost_usd": "totalCostUSD",
         "total_api_duration": "totalAPIDuration",

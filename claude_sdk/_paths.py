@@ -9,7 +9,8 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Final
 
 __all__ = ["MAX_SLUG", "canonical", "is_uuid", "project_slug"]
@@ -74,3 +75,13 @@ def _base36(number: int) -> str:
         number, rest = divmod(number, 36)
         out.append(digits[rest])
     return "".join(reversed(out))
+
+
+def cli_config_dir(env: Mapping[str, str | None]) -> Path:
+    """The CLI's configuration directory under ``env`` laid over this process's
+    (``CLAUDE_CONFIG_DIR``, else ``$HOME/.claude``)."""
+    configured = env.get("CLAUDE_CONFIG_DIR") or os.environ.get("CLAUDE_CONFIG_DIR")
+    if configured:
+        return Path(configured).expanduser()
+    home = env.get("HOME") or os.environ.get("HOME") or str(Path.home())
+    return Path(home) / ".claude"

@@ -40,6 +40,8 @@ __all__ = [
     "ControlRequestError",
     "SessionClosedError",
     "SessionNotFoundError",
+    "BudgetExceededError",
+    "RateLimitExceededError",
     "SessionStoreError",
     "ResultError",
     "StructuredOutputError",
@@ -1027,3 +1029,65 @@ class StructuredOutputError(ResultError):
 
     def _facts(self) -> dict[str, Any]:
         return {**super()._facts(), "problem": self.problem}
+
+
+class BudgetExceededError(ClaudeSDKError):
+    """A pool's budget is spent: the prompt was not sent (``PoolLimits``).
+
+    Attributes:
+        spent_usd: what the pool's sessions have cost so far.
+        spent_tokens: the tokens they have used so far.
+        limit: which limit was reached (``"max_cost_usd"`` or ``"max_tokens"``).
+    """
+
+    default_kind = "budget"
+
+    def __init__(
+        self,
+        message: str | None = None,
+        *,
+        spent_usd: float,
+        spent_tokens: int,
+        limit: str,
+        kind: str | None = None,
+    ) -> None:
+        """Initialise from what was spent and the limit reached."""
+        self.spent_usd = spent_usd
+        self.spent_tokens = spent_tokens
+        self.limit = limit
+        super().__init__(message, kind=kind)
+
+    def _default_message(self) -> str:
+        return (
+            f"the pool's budget is spent ({self.limit}): ${self.spent_usd:.4f}, "
+            f"{self.spent_tokens} tokens; the prompt was not sent"
+        )
+
+    def _facts(self) -> dict[str, Any]:
+        return {
+            **super()._facts(),
+            "spent_usd": self.spent_usd,
+            "spent_tokens": self.spent_tokens,
+            "limit": self.limit,
+        }
+
+
+class RateLimitExceededError(ClaudeSDKError):
+    """A prompt waited ``PoolLimits.max_wait`` for the pool's rate limit: it was not sent.
+
+    Attributes:
+        waited: seconds it waited.
+    """
+
+    default_kind = "rate_limit"
+
+    def __init__(self, message: str | None = None, *, waited: float, kind: str | None = None):
+        """Initialise from how long the prompt waited."""
+        self.waited = waited
+        super().__init__(message, kind=kind)
+
+    def _default_message(self) -> str:
+        return f"the pool's rate limit held the prompt {self.waited:.2f} s; it was not sent"
+
+    def _facts(self) -> dict[str, Any]:
+        return {**super()._facts(), "waited": self.waited}

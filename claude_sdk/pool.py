@@ -16,7 +16,9 @@ leaving the block ends them all: nothing outlives the pool.
 * ``transport=`` is one transport, as for `open_session`, or a list of them that spreads
   CLIs over several (local, SSH hosts, containers): a new CLI goes to the one running the
   fewest.
-* ``pool.stats`` counts what happened.
+* ``limits=PoolLimits(...)`` shares a cost or token budget and a prompt rate limit among all
+  the pool's sessions, on every transport (see `PoolLimits`).
+* ``pool.stats`` counts what happened, and what the sessions cost.
 
 A session whose CLI failed is dropped from the pool; its next lease starts a new CLI (the
 conversation continues only if ``options.resume`` is set by the caller).
@@ -34,15 +36,22 @@ import anyio
 import anyio.abc
 import attrs
 
+from ._governor import BudgetExceededError, Governor, PoolLimits, RateLimitExceededError
+from ._retrying import TurnRetry
 from .errors import ClaudeSDKError, OptionsError, SessionClosedError
 from .messages import AssistantMessage, Message
 from .options import Options
 from .query import Prompt, Reply
-from .retry import TurnRetry
 from .session import Session, _collapse_groups, open_session
 from .transports.base import Transport
 
-__all__ = ["PoolStats", "SessionPool"]
+__all__ = [
+    "BudgetExceededError",
+    "PoolLimits",
+    "PoolStats",
+    "RateLimitExceededError",
+    "SessionPool",
+]
 
 logger = logging.getLogger("claude_sdk.pool")
 
@@ -59,6 +68,11 @@ class PoolStats:
     failed: int = 0  #: sessions dropped because their CLI failed
     waited: int = 0  #: leases that had to wait for room
     retried: int = 0  #: turns of `SessionPool.ask` run again (``Options.retry``)
+    spent_usd: float = 0.0  #: what the pool's sessions cost so far (the CLIs' figures)
+    spent_tokens: int = 0  #: tokens they used so far (every model, subagents included)
+    prompts: int = 0  #: prompts sent through the pool's sessions
+    rate_waits: int = 0  #: prompts that waited for ``PoolLimits.max_prompts``
+    refused: int = 0  #: prompts refused by ``PoolLimits`` (budget spent, waited too long)
     peak: int = 0  #: most CLIs running at once
     running: int = 0  #: CLIs running now
     leased: int = 0  #: sessions in use now
@@ -99,6 +113,7 @@ class SessionPool:
         transport: Transport | Sequence[Transport | None] | None = None,
         transports: Sequence[Transport | None] | None = None,
         resume_keys: bool = False,
+        limits: PoolLimits | None = None,
     ) -> None:
         """Args:
         options: the options of every session.
@@ -113,6 +128,10 @@ class SessionPool:
             leased by a retry in another process, with ``Options.session_store``) resumes
             its session instead of starting a new one. Pre-warmed CLIs cannot serve such
             keys (a started CLI cannot change sessions): ``prewarm`` must be 0.
+        limits: a budget and a rate limit shared by every session of the pool, on every
+            transport (`PoolLimits`): checked before each prompt (a refused prompt raises
+            `BudgetExceededError` or `RateLimitExceededError` and is not sent) and counted
+            on each result; the figures are in ``stats`` (kept without limits too).
 
         Raises:
             OptionsError: a value out of range, or both ``transport`` and ``transports``.
@@ -170,6 +189,13 @@ class SessionPool:
         self.idle_timeout = idle_timeout
         self.transports = chosen
         self.stats = PoolStats()
+        if limits is not None and not isinstance(limits, PoolLimits):
+            raise OptionsError(
+                f"SessionPool.limits must be a PoolLimits, not {type(limits).__name__}",
+                option="limits",
+            )
+        self.limits = limits if limits is not None else PoolLimits()
+        self._governor = Governor(self.limits, self.stats)
         self._slots: list[_Slot] = []
         self._by_key: dict[str, _Slot] = {}
         self._changed = anyio.Event()
@@ -383,6 +409,9 @@ class SessionPool:
             elif self.resume_keys and slot.key is not None:
                 options = options.resume_or_start(slot.key)
             async with open_session(options, transport=slot.transport) as session:
+                # Every prompt of the pool's sessions passes the shared limits.
+                core = session._core
+                core.before_prompt, core.on_result = self._governor.session()
                 slot.session = session
                 slot.ready.set()
                 self._notify()

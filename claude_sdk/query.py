@@ -21,12 +21,13 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import attrs
 
 from ._protocol.codec import default_codec
+from ._retrying import TurnRetry
 from ._schema import structure_output
 from ._structured import flag as flag_structured
 from .errors import ClaudeSDKError, ResultError, SessionClosedError, StructuredOutputError
 from .messages import ContentBlock, Message, ResultMessage, UserMessage
 from .options import Options
-from .retry import RetryAttempt, TurnRetry
+from .retry import RetryAttempt
 from .session import MessageStream, open_session
 from .transports.base import Transport
 

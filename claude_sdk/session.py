@@ -207,6 +207,9 @@ class Session:
     async def _send_user(self, message: UserMessage) -> None:
         core = self._core
         core.raise_if_closed()
+        if core.before_prompt is not None:
+            await core.before_prompt()  # a pool's budget and rate limit
+            core.raise_if_closed()
         if core.options.verbatim_prompts and message.client_composed is None:
             message = attrs.evolve(message, client_composed=True)
         line = core.protocol.send_prompt(message)

@@ -18,7 +18,7 @@ import contextlib
 import copy
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -119,6 +119,11 @@ class SessionCore:
         self.initialize_request: c.InitializeRequest | None = None
         #: What a resumed session confirmed before its first prompt (``verify_resume``).
         self.resumed: c.ResumeConfirmation | None = None
+        #: Awaited before each prompt is written (a pool's limits; may raise to refuse it).
+        self.before_prompt: Callable[[], Awaitable[None]] | None = None
+        #: Called by the reader with each ``result`` before anyone reads it (a pool's
+        #: accounting; must not block nor raise).
+        self.on_result: Callable[[Any], None] | None = None
 
     # -- facts ---------------------------------------------------------------------------
 

@@ -84,6 +84,11 @@ async def run_reader(core: SessionCore, workers: InboundWorkers) -> None:
                 elif cls is TurnEnded or cls is StateChanged:
                     core.wake_idle()
                     if cls is TurnEnded:
+                        if core.on_result is not None:
+                            try:
+                                core.on_result(event.result)
+                            except Exception:  # accounting must never end the session
+                                logger.exception("the result hook failed")
                         if core.options.output_schema is not None:
                             # Before any consumer runs: the result it gets is flagged.
                             flag_structured(event.result, core.options)

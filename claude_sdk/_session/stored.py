@@ -38,8 +38,8 @@ import anyio.to_thread
 import attrs
 
 from .._paths import canonical as _canonical
+from .._paths import cli_config_dir, project_slug
 from .._paths import is_uuid as _is_uuid
-from .._paths import project_slug
 from ..errors import SessionNotFoundError, SessionStoreError
 from ..options import Options
 from ..stores._contract import SessionKey, SessionStore
@@ -259,11 +259,7 @@ def _write_atomic(path: Path, data: bytes) -> None:
 
 def _config_dir(env: Mapping[str, str | None]) -> Path:
     """The CLI's configuration directory under ``env`` laid over this process's."""
-    configured = env.get("CLAUDE_CONFIG_DIR") or os.environ.get("CLAUDE_CONFIG_DIR")
-    if configured:
-        return Path(configured).expanduser()
-    home = env.get("HOME") or os.environ.get("HOME") or str(Path.home())
-    return Path(home) / ".claude"
+    return cli_config_dir(env)
 
 
 def _make_diskless(env: Mapping[str, str | None]) -> str:
