@@ -36,7 +36,7 @@ import anyio
 import anyio.abc
 import attrs
 
-from ._governor import BudgetExceededError, Governor, PoolLimits, RateLimitExceededError
+from ._governor import Governor, PoolLimits
 from ._retrying import TurnRetry
 from .errors import ClaudeSDKError, OptionsError, SessionClosedError
 from .messages import AssistantMessage, Message
@@ -45,13 +45,7 @@ from .query import Prompt, Reply
 from .session import Session, _collapse_groups, open_session
 from .transports.base import Transport
 
-__all__ = [
-    "BudgetExceededError",
-    "PoolLimits",
-    "PoolStats",
-    "RateLimitExceededError",
-    "SessionPool",
-]
+__all__ = ["PoolLimits", "PoolStats", "SessionPool"]
 
 logger = logging.getLogger("claude_sdk.pool")
 

@@ -188,6 +188,36 @@ SCENARIOS: dict[str, Scenario] = {
             "debug lines on stderr: yes",
         )
     ),
+    "interrupt_receipt.py": Scenario(
+        replies=({"text": "Once upon a time " + "a keeper kept the light " * 80, "delay": 0.02},),
+        expect=(
+            "while idle: no_op",
+            "mid-turn: effective (the turn ended ['aborted_streaming'])",
+            "the turn's result is the receipt's: True",
+        ),
+    ),
+    "self_healing_turns.py": Scenario(
+        replies=({"text": "Noted: 1234."}, {"error": 529}, {"text": "It was 1234."}),
+        expect=(
+            "turn 1: Noted: 1234.",
+            "[retry] attempt 1 failed (HTTP 529 overloaded)",
+            "turn 2: It was 1234.",
+            "turn 2 needed 2 attempt(s)",
+            "same session: True",
+        ),
+    ),
+    "pool_limits.py": Scenario(
+        expect=("3 prompts, at most 2 a second", "refused, budget spent", "refused"),
+    ),
+    "resume_trust.py": Scenario(
+        replies=({"text": "Noted."}, {"text": "It was 42."}),
+        expect=(
+            "resumed True, with history: True",
+            "answer: It was 42.",
+            "continue in an empty directory: SessionNotFoundError",
+            "start a new one when asked to: True",
+        ),
+    ),
     "typed_tool_results.py": Scenario(
         needs_cli=False,
         expect=("Glob found 2 files", "[hook] Bash printed", "all checks passed"),
