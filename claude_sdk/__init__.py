@@ -1,9 +1,10 @@
 """claude_sdk: a structured-concurrency Python SDK for the Claude Code CLI.
 
 The public surface is re-exported here; modules whose names start with ``_`` are private.
-Public modules not re-exported here: ``claude_sdk.history`` (sessions on disk),
+Public modules of their own: ``claude_sdk.history`` (sessions on disk),
 ``claude_sdk.policies``, ``claude_sdk.tool_inputs``, ``claude_sdk.tool_outputs``,
-``claude_sdk.testing``, ``claude_sdk.transports``.
+``claude_sdk.testing``, ``claude_sdk.transports``, and ``claude_sdk.retry`` and
+``claude_sdk.usage``, whose names are also re-exported here.
 
 Import time: ``import claude_sdk`` imports nothing but this file. Each public name is imported
 from the module that defines it on first access (PEP 562 ``__getattr__``), then kept here:
@@ -173,6 +174,11 @@ if TYPE_CHECKING:
     from .tools import ToolResult as ToolResult
     from .tools import create_sdk_mcp_server as create_sdk_mcp_server
     from .tools import tool as tool
+    from .usage import AgentUsage as AgentUsage
+    from .usage import TokenUsage as TokenUsage
+    from .usage import UsageReport as UsageReport
+    from .usage import UsageTracker as UsageTracker
+    from .usage import usage_by_agent as usage_by_agent
 
 #: Public submodules, imported on first access.
 _SUBMODULES = frozenset({"sync", "wire"})
@@ -294,6 +300,13 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "RetryAttempt",
         "RetryPolicy",
     ),
+    "usage": (
+        "AgentUsage",
+        "TokenUsage",
+        "UsageReport",
+        "UsageTracker",
+        "usage_by_agent",
+    ),
     "query": (
         "Reply",
         "ask",
@@ -334,6 +347,11 @@ __all__ = [
     "SessionPool",
     "RetryPolicy",
     "RetryAttempt",
+    "usage_by_agent",
+    "UsageReport",
+    "UsageTracker",
+    "AgentUsage",
+    "TokenUsage",
     "PoolStats",
     "PoolLimits",
     "Options",

@@ -31,6 +31,9 @@ from .retry import RetryAttempt
 from .session import MessageStream, open_session
 from .transports.base import Transport
 
+if TYPE_CHECKING:
+    from .usage import UsageReport
+
 __all__ = ["QueryContext", "Reply", "ask", "query"]
 
 Prompt = str | Sequence[ContentBlock] | UserMessage | AsyncIterable[UserMessage]
@@ -70,6 +73,15 @@ class Reply:
         if self.output_type is None or data is None:
             return data
         return structure_output(self.output_type, data, default_codec().converter)
+
+    @property
+    def usage_by_agent(self) -> UsageReport:
+        """The turn's usage and cost by agent: the main agent, each subagent, and what the
+        CLI's figures cannot split (`claude_sdk.usage`); the shares add up to the result's
+        totals."""
+        from .usage import usage_by_agent
+
+        return usage_by_agent(self.messages)
 
     @property
     def session_id(self) -> str | None:

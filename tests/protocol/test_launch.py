@@ -1021,6 +1021,7 @@ SDK_SIDE = {
     "diskless",
     "resume_missing",  # resolved to --resume or --session-id by open_session
     "verify_resume",  # open_session asks the CLI after initialize (no flag)
+    "retry",  # ask and SessionPool.ask retry turns (tests/test_retry.py; no flag)
 }
 
 

@@ -23,6 +23,7 @@ a summary. ``nox -s examples`` does that inside a loopback-only network namespac
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import signal
 import subprocess
@@ -187,6 +188,32 @@ SCENARIOS: dict[str, Scenario] = {
             "reinitialized: same CLI process: True",
             "debug lines on stderr: yes",
         )
+    ),
+    "usage_by_agent.py": Scenario(
+        replies=(
+            {
+                "tool_use": (
+                    "Agent",
+                    {
+                        "description": "List files",
+                        "prompt": "SUBTASK: list the files",
+                        "subagent_type": "general-purpose",
+                        "run_in_background": False,
+                    },
+                ),
+                "when": lambda r: "SUBTASK" not in json.dumps(r.messages[:1]),
+            },
+            {
+                "tool_use": ("Bash", {"command": "ls", "description": "List"}),
+                "when": lambda r: "SUBTASK" in json.dumps(r.messages[:1]),
+            },
+            {
+                "text": "no files",
+                "when": lambda r: "SUBTASK" in json.dumps(r.messages[:1]),
+            },
+            {"text": "The directory is empty."},
+        ),
+        expect=("general-purpose:", "unattributed:", "= the shares'", "= the result's"),
     ),
     "interrupt_receipt.py": Scenario(
         replies=({"text": "Once upon a time " + "a keeper kept the light " * 80, "delay": 0.02},),
