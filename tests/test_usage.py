@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 import claude_sdk as cs
 from claude_sdk import wire
+from claude_sdk.testing import FakeCLI
 from claude_sdk.usage import KINDS, TokenUsage, UsageReport, UsageTracker, usage_by_agent
 
 from .transcripts import DATA
@@ -102,7 +103,7 @@ def test_the_subagent_scenario_is_attributed(version: str) -> None:
     # Every input token of the subagent's requests: streamed ones and the final one (from
     # the Agent tool's result), each once.
     streamed = {
-        m.message.id: m.message.usage.input_tokens
+        m.message.id: TokenUsage.of(m.message.usage).input_tokens
         for m in msgs
         if isinstance(m, cs.AssistantMessage) and m.parent_tool_use_id == sub.agent_id
     }
@@ -222,7 +223,7 @@ def test_hostile_figures_never_raise_and_always_add_up(turns: list[list[JSON]]) 
 
 
 async def test_reply_usage_by_agent() -> None:
-    reply = await cs.ask("hi", transport=cs.testing.FakeCLI(replies=["hello"]))
+    reply = await cs.ask("hi", transport=FakeCLI(replies=["hello"]))
     report = reply.usage_by_agent
     assert report.main.tokens == TokenUsage.of(reply.result.usage)
     assert report.subagents == ()

@@ -48,17 +48,21 @@ async def test_usage_by_agent_adds_up_to_the_results_totals(e2e: E2E) -> None:
     ]
     e2e.api.reply(tool_use=calls, input_tokens=5000, output_tokens=40, when=lambda r: not task(r))
     for name, first, final in (("SUBTASK-A", 1000, 1100), ("SUBTASK-B", 2000, 2200)):
+
+        def mine(request: RecordedRequest, name: str = name) -> bool:
+            return task(request) == name
+
         e2e.api.reply(
             tool_use=("Bash", {"command": "ls", "description": "List"}),
             input_tokens=first,
             output_tokens=30,
-            when=lambda r, n=name: task(r) == n,
+            when=mine,
         )
         e2e.api.reply(
             text=f"{name} done",
             input_tokens=final,
             output_tokens=20,
-            when=lambda r, n=name: task(r) == n,
+            when=mine,
         )
     e2e.api.reply(text="both looked", input_tokens=6000, output_tokens=10)
     options = e2e.options(can_use_tool=allow)
