@@ -97,7 +97,7 @@ import os
 import re
 import tempfile
 import time
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from datetime import datetime, timezone
 from pathlib import Path
@@ -1440,6 +1440,30 @@ def _label(msg: _JSON) -> str:
     return f"{kind}/{detail}" if isinstance(detail, str) else kind
 
 
+def json_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The JSON objects of an NDJSON file, with their line numbers (blank lines skipped).
+
+    Raises:
+        OSError: the file cannot be read.
+        UnicodeDecodeError: it is not UTF-8.
+        CassetteFormatError: a line is not JSON, or not a JSON object.
+    """
+    where = os.fspath(path)
+    with open(path, encoding="utf-8") as f:
+        for number, text in enumerate(f, 1):
+            if not text.strip():
+                continue
+            try:
+                obj = json.loads(text)
+            except ValueError as exc:
+                raise CassetteFormatError(
+                    path=where, line=number, reason=f"not JSON: {exc}"
+                ) from None
+            if not isinstance(obj, dict):
+                raise CassetteFormatError(path=where, line=number, reason="not a JSON object")
+            yield number, obj
+
+
 def check_drift(
     path: str | os.PathLike[str], *, directions: Iterable[str] = (CLI_TO_SDK,)
 ) -> list[DriftFinding]:
@@ -1464,46 +1488,33 @@ def check_drift(
     wanted = set(directions)
     findings: list[DriftFinding] = []
     requests: dict[str, str] = {}
-    with open(path, encoding="utf-8") as f:
-        for number, text in enumerate(f, 1):
-            if not text.strip():
-                continue
-            try:
-                obj = json.loads(text)
-            except ValueError as exc:
+    for number, obj in json_lines(path):
+        if "cassette" in obj:
+            requests.clear()  # request ids belong to one connection
+            continue
+        direction = ""
+        msg: Any = obj
+        if "dir" in obj:
+            direction = str(obj["dir"])
+            if "msg" not in obj:
+                continue  # a note, or a non-JSON line of the wire
+            msg = obj["msg"]
+            if not isinstance(msg, dict):
                 raise CassetteFormatError(
-                    path=where, line=number, reason=f"not JSON: {exc}"
-                ) from None
-            if not isinstance(obj, dict):
-                raise CassetteFormatError(path=where, line=number, reason="not a JSON object")
-            if "cassette" in obj:
-                requests.clear()  # request ids belong to one connection
-                continue
-            direction = ""
-            msg: Any = obj
-            if "dir" in obj:
-                direction = str(obj["dir"])
-                if "msg" not in obj:
-                    continue  # a note, or a non-JSON line of the wire
-                msg = obj["msg"]
-                if not isinstance(msg, dict):
-                    raise CassetteFormatError(
-                        path=where, line=number, reason="'msg' is not a JSON object"
-                    )
-            msg = _clean(msg)
-            if msg.get("type") == "control_request" and isinstance(msg.get("request_id"), str):
-                requests[msg["request_id"]] = str(_request_subtype(msg))
-            if direction and direction not in wanted:
-                continue
-            label = _label(msg)
-            problems = _frame_drift(msg)
-            problems += _response_drift(msg, requests)
-            findings += [
-                DriftFinding(
-                    path=where, line=number, direction=direction, frame=label, problem=problem
+                    path=where, line=number, reason="'msg' is not a JSON object"
                 )
-                for problem in problems
-            ]
+        msg = _clean(msg)
+        if msg.get("type") == "control_request" and isinstance(msg.get("request_id"), str):
+            requests[msg["request_id"]] = str(_request_subtype(msg))
+        if direction and direction not in wanted:
+            continue
+        label = _label(msg)
+        problems = _frame_drift(msg)
+        problems += _response_drift(msg, requests)
+        findings += [
+            DriftFinding(path=where, line=number, direction=direction, frame=label, problem=problem)
+            for problem in problems
+        ]
     return findings
 
 

@@ -56,7 +56,7 @@ import attrs
 
 from ..permissions import PermissionAllow
 from ..policies import Decision, Policy, PolicyCanUseTool, PolicyHook
-from .cassette import CLI_TO_SDK, SDK_TO_CLI, CassetteFormatError
+from .cassette import CLI_TO_SDK, SDK_TO_CLI, CassetteFormatError, json_lines
 
 __all__ = [
     "CallVerdict",
@@ -462,34 +462,23 @@ def read_calls(path: str | os.PathLike[str]) -> list[RecordedCall]:
     where = os.fspath(path)
     calls: list[RecordedCall] = []
     reader = _Reader(where)
-    with open(path, encoding="utf-8") as f:
-        for number, text in enumerate(f, 1):
-            if not text.strip():
-                continue
-            try:
-                obj = json.loads(text)
-            except ValueError as exc:
+    for number, obj in json_lines(path):
+        if "cassette" in obj:
+            calls += reader.finish()
+            reader = _Reader(where)
+            continue
+        direction = ""
+        msg: Any = obj
+        if "dir" in obj:
+            direction = str(obj["dir"])
+            if direction not in (CLI_TO_SDK, SDK_TO_CLI) or "msg" not in obj:
+                continue  # a note, or a line of the wire that is not JSON
+            msg = obj["msg"]
+            if not isinstance(msg, dict):
                 raise CassetteFormatError(
-                    path=where, line=number, reason=f"not JSON: {exc}"
-                ) from None
-            if not isinstance(obj, dict):
-                raise CassetteFormatError(path=where, line=number, reason="not a JSON object")
-            if "cassette" in obj:
-                calls += reader.finish()
-                reader = _Reader(where)
-                continue
-            direction = ""
-            msg: Any = obj
-            if "dir" in obj:
-                direction = str(obj["dir"])
-                if direction not in (CLI_TO_SDK, SDK_TO_CLI) or "msg" not in obj:
-                    continue  # a note, or a line of the wire that is not JSON
-                msg = obj["msg"]
-                if not isinstance(msg, dict):
-                    raise CassetteFormatError(
-                        path=where, line=number, reason="'msg' is not a JSON object"
-                    )
-            reader.feed(msg, number, direction)
+                    path=where, line=number, reason="'msg' is not a JSON object"
+                )
+        reader.feed(msg, number, direction)
     return calls + reader.finish()
 
 
