@@ -38,7 +38,8 @@ class TurnRetry:
         local: look for the anchor in the transcript on this machine (where the CLI keeps it
             when it runs here; a transcript elsewhere is simply not found, and a wrong anchor
             is refused by the CLI's drop guard).
-        telemetry: where to put the ``claude_sdk.retry`` spans.
+        telemetry: where to put the ``claude_sdk.retry`` spans (default: per
+            ``options.telemetry``).
     """
 
     def __init__(
@@ -115,24 +116,30 @@ class TurnRetry:
             delay,
             f", resuming session {session_id}" if session_id else ", starting afresh",
         )
-        if self.telemetry is not None and self.telemetry.enabled:
-            with self.telemetry.span(
-                "claude_sdk.retry",
-                attempt=report.attempt,
-                reason=report.reason,
-                delay_s=delay,
-                session_id=session_id,
-            ):
-                pass
-        callback = self.policy.on_attempt
-        if callback is not None:
-            outcome = callback(report)
-            if inspect.isawaitable(outcome):
-                await outcome
-        import anyio  # the policy values load no async library (Options imports them)
+        # The span covers the report and the backoff (with Options(telemetry=True)).
+        with self._telemetry().span(
+            "claude_sdk.retry",
+            attempt=report.attempt,
+            reason=report.reason,
+            delay_s=delay,
+            session_id=session_id,
+        ):
+            callback = self.policy.on_attempt
+            if callback is not None:
+                outcome = callback(report)
+                if inspect.isawaitable(outcome):
+                    await outcome
+            import anyio  # the policy values load no async library (Options imports them)
 
-        await anyio.sleep(delay)
+            await anyio.sleep(delay)
         self.attempt += 1
+
+    def _telemetry(self) -> Telemetry:
+        if self.telemetry is None:
+            from .telemetry import Telemetry
+
+            self.telemetry = Telemetry(self.base.telemetry)
+        return self.telemetry
 
     def refused(self, error: BaseException) -> bool:
         """The CLI refused to resume at the anchor (its drop guard, or no such message):

@@ -83,3 +83,26 @@ async def test_no_spans_without_the_option() -> None:
 
     await cs.ask("hi", transport=FakeCLI(script))
     assert [s for s in EXPORTER.get_finished_spans() if s.name.startswith("claude_sdk")] == []
+
+
+async def test_a_retry_is_a_span_around_its_backoff() -> None:
+    async def script(cli: ScriptedCLI) -> None:
+        await cli.handshake()
+        await cli.next_prompt()
+        await cli.system_init()
+        if cli.index == 0:
+            await cli.result("API Error: 529", is_error=True, api_error_status=529)
+        else:
+            await cli.result("ok")
+        await cli.serve_until_stdin_closes()
+
+    policy = cs.RetryPolicy(initial_delay=0.05, jitter=0)
+    options = cs.Options(telemetry=True, retry=policy)
+    reply = await cs.ask("hi", options=options, transport=FakeCLI(script))
+    assert reply.text == "ok"
+    [span] = [s for s in EXPORTER.get_finished_spans() if s.name == "claude_sdk.retry"]
+    assert span.attributes is not None
+    assert span.attributes["attempt"] == 1
+    assert span.attributes["reason"] == "HTTP 529 overloaded"
+    assert span.end_time is not None and span.start_time is not None
+    assert (span.end_time - span.start_time) / 1e9 >= 0.05  # the backoff is inside it
