@@ -104,5 +104,6 @@ async def test_a_retry_is_a_span_around_its_backoff() -> None:
     assert span.attributes is not None
     assert span.attributes["attempt"] == 1
     assert span.attributes["reason"] == "HTTP 529 overloaded"
-    assert span.end_time is not None and span.start_time is not None
+    assert span.end_time is not None
+    assert span.start_time is not None
     assert (span.end_time - span.start_time) / 1e9 >= 0.05  # the backoff is inside it
