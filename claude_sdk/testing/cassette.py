@@ -475,17 +475,7 @@ class Cassette:
                     Recording(header=header or {}, entries=tuple(entries), line=header_line)
                 )
 
-        for number, text_line in enumerate(text.splitlines(), 1):
-            if not text_line.strip():
-                continue
-            try:
-                obj = json.loads(text_line)
-            except ValueError as exc:
-                raise CassetteFormatError(
-                    path=where, line=number, reason=f"not JSON: {exc}"
-                ) from None
-            if not isinstance(obj, dict):
-                raise CassetteFormatError(path=where, line=number, reason="not a JSON object")
+        for number, obj in json_objects(text.splitlines(), where):
             if "cassette" in obj:
                 version = obj["cassette"]
                 if not isinstance(version, int) or isinstance(version, bool):
@@ -1448,20 +1438,26 @@ def json_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, dict[str, An
         UnicodeDecodeError: it is not UTF-8.
         CassetteFormatError: a line is not JSON, or not a JSON object.
     """
-    where = os.fspath(path)
     with open(path, encoding="utf-8") as f:
-        for number, text in enumerate(f, 1):
-            if not text.strip():
-                continue
-            try:
-                obj = json.loads(text)
-            except ValueError as exc:
-                raise CassetteFormatError(
-                    path=where, line=number, reason=f"not JSON: {exc}"
-                ) from None
-            if not isinstance(obj, dict):
-                raise CassetteFormatError(path=where, line=number, reason="not a JSON object")
-            yield number, obj
+        yield from json_objects(f, os.fspath(path))
+
+
+def json_objects(lines: Iterable[str], where: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The JSON objects of NDJSON ``lines`` (of the file ``where``), with their numbers.
+
+    Raises:
+        CassetteFormatError: a line is not JSON, or not a JSON object.
+    """
+    for number, text in enumerate(lines, 1):
+        if not text.strip():
+            continue
+        try:
+            obj = json.loads(text)
+        except ValueError as exc:
+            raise CassetteFormatError(path=where, line=number, reason=f"not JSON: {exc}") from None
+        if not isinstance(obj, dict):
+            raise CassetteFormatError(path=where, line=number, reason="not a JSON object")
+        yield number, obj
 
 
 def check_drift(
