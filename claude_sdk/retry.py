@@ -41,7 +41,13 @@ from typing import Any
 
 import attrs
 
-from .errors import ClaudeSDKError, OptionsError, ResultError, StructuredOutputError
+from .errors import (
+    ClaudeSDKError,
+    OptionsError,
+    RateLimitExceededError,
+    ResultError,
+    StructuredOutputError,
+)
 
 __all__ = ["RetryAttempt", "RetryPolicy", "TRANSIENT_STATUSES"]
 
@@ -129,9 +135,12 @@ class RetryPolicy:
     def is_transient(self, error: BaseException) -> bool:
         """Whether ``error`` is worth another attempt: a `ClaudeSDKError` that is
         ``retryable`` (an API error result only for a status in ``statuses``, or none),
-        never a structured output that does not fit (the model's answer, not a fault)."""
-        if not isinstance(error, ClaudeSDKError) or isinstance(error, StructuredOutputError):
-            return False
+        never a structured output that does not fit (the model's answer, not a fault) nor a
+        pool's own rate limit (`RateLimitExceededError`: the pool already waited)."""
+        if not isinstance(error, ClaudeSDKError) or isinstance(
+            error, (StructuredOutputError, RateLimitExceededError)
+        ):
+            return False  # the model's answer, or the pool's own limit: not the API's fault
         if isinstance(error, ResultError):
             status = getattr(error.result, "api_error_status", None)
             if isinstance(status, int) and not isinstance(status, bool):

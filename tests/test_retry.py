@@ -228,3 +228,12 @@ def test_options_take_only_a_policy() -> None:
     with pytest.raises(cs.OptionsError, match="RetryPolicy"):
         cs.Options(retry=3)  # type: ignore[arg-type]
     assert cs.Options(retry=FAST).retry is FAST
+
+
+def test_a_pools_own_limits_are_not_retried() -> None:
+    policy = RetryPolicy()
+    assert not policy.is_transient(cs.RateLimitExceededError(waited=1.0))
+    assert not policy.is_transient(
+        cs.BudgetExceededError(spent_usd=1.0, spent_tokens=5, limit="max_cost_usd")
+    )
+    assert policy.is_transient(cs.ProcessError(exit_code=None, signal=9))
