@@ -249,6 +249,8 @@ class _Source:
 # The walk
 
 _SUBSTITUTIONS: Final = frozenset({"command_substitution", "process_substitution"})
+#: A newline that no backslash continues (between two nodes: only blanks are there).
+_NEWLINE: Final = re.compile(rb"(?<!\\)\n")
 _PIPES: Final = frozenset({"|", "|&"})
 
 
@@ -458,8 +460,17 @@ class _Walk:
         stdin = feed
         previous = -1
         of = self.src.of
+        data = self.src.data
+        end = node.start_byte  # where the previous child ended
         for child in node.children:
             kind = child.type
+            if words and _NEWLINE.search(data, end, child.start_byte) is not None:
+                # tree-sitter-bash reads ``a | b | c <newline> d && e`` as ``c d``: an
+                # unescaped newline between two words ends a command in bash, so the rest is
+                # another command (its first word the name).
+                self.out.commands.append(Command(words, assignments, written, stdin, depth))
+                words, assignments, written, stdin, previous = [], [], None, feed, -1
+            end = child.end_byte
             if kind == "command_name":
                 first = child.child(0) if child.child_count == 1 else None
                 inner = child if first is None else first
