@@ -3,33 +3,47 @@
 `usage_by_agent(messages)` reads the messages of one turn (up to and including its
 `ResultMessage`) and gives a `UsageReport`: the tokens and cost of the main agent, of each
 subagent (by the ``parent_tool_use_id`` of its messages, with its agent type), and an
-explicit ``unattributed`` share, such that **main + subagents + unattributed == the CLI's
-totals**, per model and per kind of token, and their costs add up to the CLI's cost.
-`UsageTracker` does the same for a stream of many turns; ``Reply.usage_by_agent`` for
-``ask``.
+explicit ``unattributed`` share. `UsageTracker` does the same for a stream of many turns;
+``Reply.usage_by_agent`` for ``ask``.
 
-What the CLI reports, and so what can be attributed (CLI 2.1.330-2.1.332, read off the
-recorded traffic):
+Invariants, for every report:
 
-* the turn's totals per model, subagents included: ``model_usage_since_last_result`` (else
-  the difference of the cumulative ``modelUsage``), with each model's ``costUSD``;
-* the main agent's tokens for the turn: the result's ``usage``;
-* a subagent's requests: its streamed ``assistant`` messages carry their ``usage`` (input and
-  cache tokens exact; output tokens as of the stream's start, so understated), and its
-  final request's ``usage`` comes, exact, in the Agent tool's result (``tool_use_result``);
-  its model is ``resolvedModel`` there, or its messages' model.
+* main + every subagent + unattributed == the CLI's totals for the turn, per model and per
+  field of `TokenUsage`; no share is negative;
+* their costs add up to the CLI's cost for the turn (to float rounding);
+* nothing raises: a missing, malformed or unknown figure leaves its tokens unattributed, and
+  ``notes`` says why whenever that is more than the usual understated output (below).
 
-So the subagents of one model share exactly what the totals leave after the main agent; each
-subagent is credited with what its own messages prove, and whatever the evidence cannot place
-(the understated output tokens, a subagent whose messages were not streamed) is
-``unattributed``, never a silent zero. When the evidence of one kind adds up to more than the
-subagents' share (a CLI that streams the final message too), that kind is not split: the
-share goes to ``unattributed`` and ``notes`` says why.
+What the CLI reports (2.1.330 to 2.1.332, read off recorded traffic), and so what can be
+attributed:
 
-Cost: the CLI gives a cost per model only. Each model's cost is split in proportion to the
-price-weighted tokens (input 1, output 5, cache read 0.1, cache write 1.25: the same ratios
-for every model); a party alone on its model gets that model's cost exactly
-(``cost_basis``).
+* the turn's totals per model, subagents included: ``model_usage_since_last_result``, else
+  the difference of the process-cumulative ``modelUsage``; each with its ``costUSD``
+  (``total_cost_usd`` is cumulative over the process, so it is not the turn's cost after
+  the first turn);
+* the main agent's tokens for the turn: the result's ``usage``. It is empty for an
+  interrupted or failed turn; then the main agent's own streamed messages stand in;
+* a subagent's requests: its streamed ``assistant`` messages carry its ``usage`` as of the
+  stream's start (input and cache tokens exact, output tokens understated); one API message
+  may come as several frames (one per block, the same ``message.id``): counted once. A
+  foreground subagent's last request is not streamed: its exact ``usage`` arrives in the
+  Agent tool's result (``tool_use_result``, with ``agentType`` and ``resolvedModel``). A
+  background subagent's last request is streamed, and its ``task_notification`` carries
+  ``usage.total_tokens`` (input, cache and output tokens of that last request), which gives
+  that request's output exactly when both come in the same turn.
+
+Not in any figure but the totals: the output of a foreground subagent's earlier requests
+beyond the stream's start, compaction requests, and requests made without streaming.
+
+When what the evidence credits to one model's subagents exceeds what the totals leave them
+for some kind (double counting: say a newer CLI that streams the last request too), nothing
+is clamped: that model's subagent share goes to ``unattributed`` and ``notes`` says why. The
+same for the main agent.
+
+Cost: the CLI gives a cost per model only. Each model's cost is split among the shares on it
+in proportion to price-weighted tokens (input 1, output 5, cache read 0.1, cache write 1.25
+for five minutes and 2 for an hour: the same ratios for every Claude model). A share alone
+on its model gets that model's cost exactly (``cost_basis``).
 """
 
 from __future__ import annotations
@@ -39,12 +53,22 @@ from typing import Any, Literal
 
 import attrs
 
-from .messages import AssistantMessage, Message, ResultMessage, ToolUseBlock, UserMessage
+from .messages import (
+    AssistantMessage,
+    Message,
+    ResultMessage,
+    SystemMessage,
+    ToolUseBlock,
+    UnknownMessage,
+    UserMessage,
+)
 
 __all__ = ["AgentUsage", "TokenUsage", "UsageReport", "UsageTracker", "usage_by_agent"]
 
-#: The four kinds of token, as the API names them.
+#: The four kinds of token, as the Messages API names them (they add up to `TokenUsage.total`).
 KINDS = ("input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
+#: Every field of `TokenUsage`: the four kinds and the one-hour part of the cache writes.
+FIELDS = (*KINDS, "cache_creation_1h_input_tokens")
 #: Relative prices of the kinds (the same for every Claude model).
 WEIGHTS = {
     "input_tokens": 1.0,
@@ -52,108 +76,171 @@ WEIGHTS = {
     "cache_read_input_tokens": 0.1,
     "cache_creation_input_tokens": 1.25,
 }
+#: Relative price of the cache writes kept for an hour.
+WEIGHT_1H = 2.0
 _AGENT_TOOLS = frozenset({"Agent", "Task"})
 
+#: How a share's cost was obtained (`AgentUsage.cost_basis`).
+CostBasis = Literal["exact", "proportional", "none"]
 
-def _count(value: Any) -> int:
+
+def _count(value: object) -> int:
+    """A token count, or 0 for anything that is not a non-negative int."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         return 0
     return value
 
 
-@attrs.frozen
+def _get(source: object, *names: str) -> object:
+    """The first of ``names`` that ``source`` (a mapping or an object) has, else None."""
+    for name in names:
+        if isinstance(source, Mapping):
+            if name in source:
+                return source[name]
+        elif hasattr(source, name):
+            return getattr(source, name)
+    return None
+
+
+@attrs.frozen(kw_only=True)
 class TokenUsage:
-    """Tokens of the four kinds."""
+    """Tokens by kind.
+
+    Attributes:
+        input_tokens: uncached input tokens.
+        output_tokens: output tokens.
+        cache_read_input_tokens: input tokens read from the cache.
+        cache_creation_input_tokens: input tokens written to the cache (both lifetimes).
+        cache_creation_1h_input_tokens: of those, the ones written for an hour (priced
+            higher); 0 when the CLI does not say.
+    """
 
     input_tokens: int = 0
     output_tokens: int = 0
     cache_read_input_tokens: int = 0
     cache_creation_input_tokens: int = 0
+    cache_creation_1h_input_tokens: int = 0
 
     @classmethod
-    def of(cls, usage: Any) -> TokenUsage:
-        """From a ``usage`` object or dict, or a `ModelUsage` (anything else: zeros)."""
-        if isinstance(usage, Mapping):
-            get = usage.get
-            return cls(
-                input_tokens=_count(get("input_tokens", get("inputTokens"))),
-                output_tokens=_count(get("output_tokens", get("outputTokens"))),
-                cache_read_input_tokens=_count(
-                    get("cache_read_input_tokens", get("cacheReadInputTokens"))
-                ),
-                cache_creation_input_tokens=_count(
-                    get("cache_creation_input_tokens", get("cacheCreationInputTokens"))
-                ),
-            )
-        return cls(**{k: _count(getattr(usage, k, 0)) for k in KINDS})
+    def of(cls, usage: object) -> TokenUsage:
+        """From an API ``usage`` (dict or `Usage`), a ``modelUsage`` entry (dict or
+        `ModelUsage`) or an Agent tool result's ``usage``; anything unreadable counts 0."""
+        if usage is None:
+            return _ZERO
+        one_hour = _get(usage, "cache_creation_ephemeral1h_input_tokens")
+        if one_hour is None:
+            one_hour = _get(usage, "cacheCreationEphemeral1hInputTokens")
+        if one_hour is None:
+            one_hour = _get(_get(usage, "cache_creation"), "ephemeral_1h_input_tokens")
+        return cls(
+            input_tokens=_count(_get(usage, "input_tokens", "inputTokens")),
+            output_tokens=_count(_get(usage, "output_tokens", "outputTokens")),
+            cache_read_input_tokens=_count(
+                _get(usage, "cache_read_input_tokens", "cacheReadInputTokens")
+            ),
+            cache_creation_input_tokens=_count(
+                _get(usage, "cache_creation_input_tokens", "cacheCreationInputTokens")
+            ),
+            cache_creation_1h_input_tokens=_count(one_hour),
+        )
 
     @property
     def total(self) -> int:
-        """All four kinds together."""
+        """The four kinds together."""
         return sum(getattr(self, k) for k in KINDS)
 
     @property
     def weighted(self) -> float:
-        """Price-weighted tokens (input 1, output 5, cache read 0.1, cache write 1.25)."""
-        return float(sum(getattr(self, k) * WEIGHTS[k] for k in KINDS))
+        """Price-weighted tokens (input 1, output 5, cache read 0.1, cache write 1.25, or 2
+        for the part written for an hour)."""
+        one_hour = min(self.cache_creation_1h_input_tokens, self.cache_creation_input_tokens)
+        return (
+            self.input_tokens * WEIGHTS["input_tokens"]
+            + self.output_tokens * WEIGHTS["output_tokens"]
+            + self.cache_read_input_tokens * WEIGHTS["cache_read_input_tokens"]
+            + (self.cache_creation_input_tokens - one_hour) * WEIGHTS["cache_creation_input_tokens"]
+            + one_hour * WEIGHT_1H
+        )
 
     def __add__(self, other: TokenUsage) -> TokenUsage:
-        return TokenUsage(**{k: getattr(self, k) + getattr(other, k) for k in KINDS})
-
-    def __sub__(self, other: TokenUsage) -> TokenUsage:
-        return TokenUsage(**{k: getattr(self, k) - getattr(other, k) for k in KINDS})
-
-    def kinds_max(self, other: TokenUsage) -> TokenUsage:
-        """Per kind, the larger of the two."""
-        return TokenUsage(**{k: max(getattr(self, k), getattr(other, k)) for k in KINDS})
+        return TokenUsage(**{k: getattr(self, k) + getattr(other, k) for k in FIELDS})
 
 
 _ZERO = TokenUsage()
 
 
+def _nonzero(usage: TokenUsage) -> bool:
+    return any(getattr(usage, k) for k in FIELDS)
+
+
+def _minus(a: TokenUsage, b: TokenUsage) -> TokenUsage:
+    return TokenUsage(**{k: getattr(a, k) - getattr(b, k) for k in FIELDS})
+
+
+def _kinds_max(a: TokenUsage, b: TokenUsage) -> TokenUsage:
+    return TokenUsage(**{k: max(getattr(a, k), getattr(b, k)) for k in FIELDS})
+
+
+def _input_side(usage: TokenUsage) -> tuple[int, int, int]:
+    return (usage.input_tokens, usage.cache_read_input_tokens, usage.cache_creation_input_tokens)
+
+
+def _sum(usages: Iterable[TokenUsage]) -> TokenUsage:
+    out = _ZERO
+    for usage in usages:
+        out = out + usage
+    return out
+
+
 @attrs.frozen(kw_only=True)
 class AgentUsage:
-    """One party's share of a turn's usage.
+    """One share of a turn's usage: an agent's, the unattributed rest, or the totals.
 
     Attributes:
-        agent_id: the subagent's ``parent_tool_use_id``; None for the main agent, the
-            unattributed share and the totals.
+        agent_id: the subagent's ``parent_tool_use_id`` (the id of the Agent call that
+            started it); None for the main agent, the unattributed share and the totals.
         agent_type: ``"main"``, the subagent's type (``"general-purpose"``, a custom
-            agent's name, None when unknown), ``"unattributed"`` or ``"total"``.
+            agent's name; None when unknown), ``"unattributed"`` or ``"total"``.
         description: the subagent's task description, when known.
-        models: tokens per model.
-        cost_usd: its share of the CLI's cost.
+        models: tokens per model (models it has no tokens on are left out).
+        costs: cost in USD per model.
+        cost_usd: the sum of ``costs``.
         cost_basis: ``"exact"`` (alone on each of its models, or the CLI's own figure),
-            ``"proportional"`` (a model's cost split by price-weighted tokens), or
-            ``"none"`` (no tokens).
+            ``"proportional"`` (a model's cost split by price-weighted tokens) or
+            ``"none"`` (no tokens, no cost).
+        sources: where its tokens were read: ``"result.usage"``, ``"stream"`` (its
+            assistant messages), ``"tool_use_result"`` (the Agent tool's result),
+            ``"task_notification"``, ``"model_usage_since_last_result"`` or
+            ``"modelUsage"`` (the totals).
     """
 
     agent_id: str | None = None
     agent_type: str | None = None
     description: str | None = None
     models: Mapping[str, TokenUsage] = attrs.field(factory=dict)
+    costs: Mapping[str, float] = attrs.field(factory=dict)
     cost_usd: float = 0.0
-    cost_basis: Literal["exact", "proportional", "none"] = "none"
+    cost_basis: CostBasis = "none"
+    sources: tuple[str, ...] = ()
 
     @property
     def tokens(self) -> TokenUsage:
         """Its tokens over every model."""
-        out = _ZERO
-        for usage in self.models.values():
-            out = out + usage
-        return out
+        return _sum(self.models.values())
 
 
 @attrs.frozen(kw_only=True)
 class UsageReport:
-    """A turn's usage and cost by agent (see the module docstring).
+    """A turn's usage and cost by agent (see the module docstring for the invariants).
 
     Attributes:
         main: the main agent.
-        subagents: each subagent that ran in the turn, in the order they started.
+        subagents: every subagent that ran (or reported) in the turn, in order of first
+            sight.
         unattributed: what the CLI's totals hold that no agent's evidence accounts for.
-        total: the CLI's totals for the turn (``cost_usd`` is its cost).
-        notes: why a share is unattributed, when it is not only the understated output.
+        total: the CLI's totals for the turn; ``total.cost_usd`` is the turn's cost.
+        notes: why a share is unattributed, when it is more than the understated output
+            of streamed subagent requests.
     """
 
     main: AgentUsage
@@ -164,11 +251,17 @@ class UsageReport:
 
     @property
     def agents(self) -> tuple[AgentUsage, ...]:
-        """The main agent, then every subagent, then the unattributed share."""
+        """The main agent, every subagent, then the unattributed share: they add up to
+        ``total``."""
         return (self.main, *self.subagents, self.unattributed)
 
+    def subagent(self, agent_id: str) -> AgentUsage | None:
+        """The subagent started by the Agent call ``agent_id``, or None."""
+        return next((a for a in self.subagents if a.agent_id == agent_id), None)
+
     def by_agent_type(self) -> dict[str, TokenUsage]:
-        """Tokens per agent type (``"main"``, each subagent type, ``"unattributed"``)."""
+        """Tokens per agent type (``"main"``, each subagent type, ``"unknown"`` for
+        subagents of unknown type, ``"unattributed"``)."""
         out: dict[str, TokenUsage] = {}
         for agent in self.agents:
             key = agent.agent_type or "unknown"
@@ -176,7 +269,7 @@ class UsageReport:
         return out
 
     def cost_by_agent_type(self) -> dict[str, float]:
-        """Cost per agent type, as `by_agent_type`."""
+        """Cost in USD per agent type, keyed as `by_agent_type`."""
         out: dict[str, float] = {}
         for agent in self.agents:
             key = agent.agent_type or "unknown"
@@ -184,284 +277,532 @@ class UsageReport:
         return out
 
 
+# ------------------------------------------------------------------------------- evidence
+
+
+@attrs.define
+class _Streamed:
+    model: str | None
+    usage: TokenUsage
+
+
 @attrs.define
 class _Sub:
+    """What the messages tell about one subagent."""
+
     agent_id: str
     agent_type: str | None = None
     description: str | None = None
-    model: str | None = None
-    streamed: dict[str, TokenUsage] = attrs.field(factory=dict)  # message id -> usage
-    stream_models: dict[str, str] = attrs.field(factory=dict)  # message id -> model
+    model: str | None = None  # resolvedModel of its Agent result
+    background: bool = False
+    # This turn's evidence; a background subagent may report in several turns.
+    streamed: dict[str, _Streamed] = attrs.field(factory=dict)  # by message id
     final: TokenUsage | None = None
-    #: Started, or sent evidence, in the current turn (reported in its report).
+    sources: set[str] = attrs.field(factory=set)
     active: bool = True
+    # Its last streamed request (kept across turns for its model).
+    last: _Streamed | None = None
 
-    def evidence(self) -> TokenUsage:
-        out = self.final or _ZERO
-        for usage in self.streamed.values():
-            out = out + usage
+    def evidence(self) -> list[_Streamed]:
+        out = list(self.streamed.values())
+        if self.final is not None:
+            out.append(_Streamed(self.model or self._stream_model(), self.final))
         return out
 
-    def model_of(self) -> str | None:
-        if self.model is not None:
-            return self.model
-        models = list(self.stream_models.values())
-        return max(set(models), key=models.count) if models else None
+    def _stream_model(self) -> str | None:
+        return self.last.model if self.last is not None else None
+
+
+def _streamed_now(sub: _Sub, entry: _Streamed) -> bool:
+    """Whether ``entry`` is one of this turn's streamed requests of ``sub``."""
+    return any(e is entry for e in sub.streamed.values())
+
+
+def _str(value: object) -> str | None:
+    return value if isinstance(value, str) and value else None
 
 
 class UsageTracker:
-    """Usage by agent over a stream of messages, turn after turn.
+    """Usage by agent over a stream of messages, turn after turn (sans-IO).
 
-    Feed every message (`add`); `add` returns the `UsageReport` of a turn when given its
-    `ResultMessage`, None otherwise. The cumulative ``modelUsage`` of a CLI process is turned
-    into per-turn figures when a result lacks ``model_usage_since_last_result``.
+    Feed it every message of a session or of one turn, in order (`add`); at each
+    `ResultMessage` it makes that turn's `UsageReport` (returned by `add`, kept in
+    `reports`, the latest from `report`). It never raises: a frame it cannot read adds
+    nothing, and its tokens stay unattributed.
+
+    Attributes:
+        reports: the report of every turn so far, oldest first.
     """
 
     def __init__(self) -> None:
         self._subs: dict[str, _Sub] = {}
-        self._main_models: list[str] = []
-        self._cumulative: dict[str, tuple[TokenUsage, float]] = {}
+        self._main: dict[str, _Streamed] = {}  # this turn's main-agent messages, by id
+        self._main_model: str | None = None  # the model of its latest message
+        self._init_model: str | None = None
+        self._cumulative: dict[str, tuple[TokenUsage, float]] | None = None
+        self._notes: list[str] = []
+        self._compacted = False
         self.reports: list[UsageReport] = []
 
     def add(self, message: Message) -> UsageReport | None:
-        """Take one message; the turn's report when ``message`` is its result."""
+        """Take one message.
+
+        Returns:
+            The turn's report when ``message`` is its `ResultMessage`, else None.
+        """
+        if isinstance(message, ResultMessage):
+            try:
+                report = self._result(message)
+            except Exception as error:  # a report must come out of every result
+                report = _fallback(message, f"usage could not be attributed: {error!r}")
+                self._end_turn()
+            self.reports.append(report)
+            return report
         try:
             if isinstance(message, AssistantMessage):
                 self._assistant(message)
             elif isinstance(message, UserMessage):
                 self._user(message)
-            elif isinstance(message, ResultMessage):
-                report = self._result(message)
-                self.reports.append(report)
-                return report
-            else:
+            elif isinstance(message, SystemMessage):
                 self._system(message)
-        except Exception:  # a hostile frame must never break the accounting of the rest
-            return None
+            elif isinstance(message, UnknownMessage) and message.type == "system":
+                self._system(message.raw)
+        except Exception:  # noqa: S110 - an unreadable frame adds no evidence
+            pass
         return None
 
-    # -- evidence ---------------------------------------------------------------------------
+    def report(self) -> UsageReport | None:
+        """The report of the latest turn, or None before the first result."""
+        return self.reports[-1] if self.reports else None
+
+    # -- evidence ----------------------------------------------------------------------
 
     def _assistant(self, message: AssistantMessage) -> None:
-        # The decoder does not check value types: a hostile frame may hold anything.
+        # The decoder checks shapes, not value types: any field may hold anything.
         api = message.message
-        parent: object = message.parent_tool_use_id
-        named: object = api.model
-        model = named if isinstance(named, str) else None
-        content: object = api.content
-        if not isinstance(parent, str) or not parent:
-            if model is not None:
-                self._main_models.append(model)
-            for block in content if isinstance(content, list) else ():
-                if isinstance(block, ToolUseBlock) and block.name in _AGENT_TOOLS:
-                    sub = self._sub(block.id)
-                    given: object = block.input
-                    data = given if isinstance(given, dict) else {}
-                    kind = data.get("subagent_type")
-                    sub.agent_type = kind if isinstance(kind, str) else sub.agent_type
-                    text = data.get("description")
-                    sub.description = text if isinstance(text, str) else sub.description
+        model = _str(getattr(api, "model", None))
+        content: object = getattr(api, "content", None)
+        for block in content if isinstance(content, list) else ():
+            if isinstance(block, ToolUseBlock) and block.name in _AGENT_TOOLS:
+                given: object = getattr(block, "input", None)
+                tool_input = given if isinstance(given, Mapping) else {}
+                sub = self._sub(block.id)
+                if sub is None:
+                    continue
+                sub.agent_type = _str(tool_input.get("subagent_type")) or sub.agent_type
+                sub.description = _str(tool_input.get("description")) or sub.description
+                if tool_input.get("run_in_background") is True:
+                    sub.background = True
+        usage = TokenUsage.of(getattr(api, "usage", None))
+        parent = _str(message.parent_tool_use_id)
+        if parent is None:
+            key = _str(getattr(api, "id", None)) or f"#{len(self._main)}"
+            seen = self._main.get(key)
+            # One API message comes as one frame per block, each with the same usage.
+            self._main[key] = _Streamed(model, _kinds_max(seen.usage, usage) if seen else usage)
+            self._main_model = model or self._main_model
             return
         sub = self._sub(parent)
-        ident: object = api.id
-        key = ident if isinstance(ident, str) else f"#{len(sub.streamed)}"
-        usage = TokenUsage.of(api.usage)
-        # One response may come as several frames (one per block): the same usage again.
-        sub.streamed[key] = sub.streamed.get(key, _ZERO).kinds_max(usage)
-        if model is not None:
-            sub.stream_models[key] = model
-        declared: object = message.subagent_type
-        if sub.agent_type is None and isinstance(declared, str):
-            sub.agent_type = declared
+        if sub is None:
+            return
+        key = _str(getattr(api, "id", None)) or f"#{len(sub.streamed)}"
+        seen = sub.streamed.get(key)
+        entry = _Streamed(model, _kinds_max(seen.usage, usage) if seen else usage)
+        sub.streamed[key] = sub.last = entry
+        sub.sources.add("stream")
+        sub.agent_type = sub.agent_type or _str(message.subagent_type)
+        sub.description = sub.description or _str(message.task_description)
 
     def _user(self, message: UserMessage) -> None:
-        result = message.tool_use_result
-        if not isinstance(result, Mapping) or "usage" not in result:
+        result: object = message.tool_use_result
+        if not isinstance(result, Mapping):
             return
-        content = message.message.content
+        content: object = getattr(message.message, "content", None)
         ids = [
-            getattr(b, "tool_use_id", None)
+            _str(getattr(b, "tool_use_id", None))
             for b in (content if isinstance(content, list) else ())
             if getattr(b, "type", None) == "tool_result"
         ]
-        known = [i for i in ids if isinstance(i, str) and i in self._subs]
-        if not known:
+        agent_result = "agentType" in result or "agentId" in result
+        known = {i for i in ids if i is not None and (i in self._subs or agent_result)}
+        if len(known) != 1:
+            if agent_result and "usage" in result:
+                self._notes.append("an Agent result names no single Agent call: not attributed")
             return
-        sub = self._subs[known[0]]
-        sub.final = TokenUsage.of(result.get("usage"))
-        model = result.get("resolvedModel")
-        if isinstance(model, str):
-            sub.model = model
-        kind = result.get("agentType")
-        if isinstance(kind, str):
-            sub.agent_type = kind
+        sub = self._sub(known.pop())
+        if sub is None:
+            return
+        sub.agent_type = _str(result.get("agentType")) or sub.agent_type
+        sub.description = sub.description or _str(result.get("description"))
+        sub.model = _str(result.get("resolvedModel")) or sub.model
+        if result.get("status") == "async_launched" or result.get("isAsync") is True:
+            sub.background = True
+        if "usage" not in result:
+            return
+        final = TokenUsage.of(result.get("usage"))
+        sub.sources.add("tool_use_result")
+        last = sub.last
+        same = last is not None and _input_side(last.usage) == _input_side(final)
+        if last is not None and same and _streamed_now(sub, last):
+            # The same request, streamed too (a CLI newer than 2.1.332?): count it once.
+            last.usage = _kinds_max(last.usage, final)
+            return
+        sub.final = final if sub.final is None else sub.final + final
 
-    def _system(self, message: Any) -> None:
-        tool_use_id = getattr(message, "tool_use_id", None)
-        if getattr(message, "subtype", None) == "task_started" and isinstance(tool_use_id, str):
-            sub = self._sub(tool_use_id)
-            kind = getattr(message, "subagent_type", None)
-            if sub.agent_type is None and isinstance(kind, str):
-                sub.agent_type = kind
-            text = getattr(message, "description", None)
-            if sub.description is None and isinstance(text, str):
-                sub.description = text
+    def _system(self, frame: object) -> None:
+        """A system frame: a `SystemMessage`, or the raw dict of one that could not be typed."""
+        subtype = _get(frame, "subtype")
+        if subtype == "init":
+            self._init_model = _str(_get(frame, "model")) or self._init_model
+        elif subtype == "compact_boundary":
+            self._compacted = True
+            self._notes.append(
+                "the conversation was compacted: the compaction request is in the totals, "
+                "in no agent's figures"
+            )
+        elif subtype in ("task_started", "task_progress", "task_notification"):
+            sub = self._sub(_get(frame, "tool_use_id"))
+            if sub is None:
+                return
+            sub.agent_type = sub.agent_type or _str(_get(frame, "subagent_type"))
+            if subtype == "task_started":  # a progress frame's description is the step's
+                sub.description = sub.description or _str(_get(frame, "description"))
+            if _get(frame, "is_backgrounded") is True:
+                sub.background = True
+            if subtype == "task_notification" and sub.background:
+                self._notified(sub, _get(frame, "usage"))
 
-    def _sub(self, agent_id: str) -> _Sub:
+    def _notified(self, sub: _Sub, usage: object) -> None:
+        """A background subagent's end: ``total_tokens`` is its last request's input, cache
+        and output tokens; that request was streamed with its output understated."""
+        total = _count(_get(usage, "total_tokens")) if isinstance(usage, Mapping) else 0
+        last = sub.last
+        # Only a request streamed in this turn: one streamed before the last result was
+        # counted in that result's totals, whose unattributed share already holds its output.
+        if last is None or not total or not _streamed_now(sub, last):
+            return
+        extra = total - sum(_input_side(last.usage)) - last.usage.output_tokens
+        if extra > 0:
+            last.usage = last.usage + TokenUsage(output_tokens=extra)
+            sub.sources.add("task_notification")
+
+    def _sub(self, agent_id: object) -> _Sub | None:
+        if not isinstance(agent_id, str) or not agent_id:
+            return None
         sub = self._subs.get(agent_id)
         if sub is None:
             sub = self._subs[agent_id] = _Sub(agent_id)
         sub.active = True
         return sub
 
-    # -- the turn's report -----------------------------------------------------------------
+    # -- the turn's report -------------------------------------------------------------
 
-    def _totals(self, result: ResultMessage) -> dict[str, tuple[TokenUsage, float]]:
-        cumulative: dict[str, tuple[TokenUsage, float]] = {}
-        if isinstance(result.model_usage, Mapping):
-            for model, usage in result.model_usage.items():
-                cost = getattr(usage, "cost_usd", None)
-                cumulative[str(model)] = (TokenUsage.of(usage), _cost(cost))
-        since = result.model_usage_since_last_result
-        if isinstance(since, Mapping) and since:
-            totals = {
-                str(m): (TokenUsage.of(u), _cost(getattr(u, "cost_usd", None)))
-                for m, u in since.items()
-            }
-        else:
-            totals = {}
-            for model, (tokens, cost) in cumulative.items():
-                before, before_cost = self._cumulative.get(model, (_ZERO, 0.0))
-                delta = tokens - before
-                if any(getattr(delta, k) < 0 for k in KINDS):
-                    delta, before_cost = tokens, 0.0  # a new process: counting starts again
-                totals[model] = (delta, max(0.0, cost - before_cost))
+    def _totals(
+        self, result: ResultMessage, notes: list[str]
+    ) -> tuple[dict[str, tuple[TokenUsage, float]], str]:
+        """The turn's tokens and cost per model, and where they were read."""
+        cumulative = _per_model(result.model_usage)
+        previous = self._cumulative
         if cumulative:
             self._cumulative = cumulative
-        return {m: t for m, t in totals.items() if t[0].total or t[1]}
+        if isinstance(result.model_usage_since_last_result, Mapping):
+            totals = _per_model(result.model_usage_since_last_result)
+            source = "model_usage_since_last_result"
+        elif cumulative:
+            source = "modelUsage"
+            if previous is None:
+                notes.append(
+                    "no model_usage_since_last_result and no earlier result: the totals are "
+                    "the process's cumulative modelUsage"
+                )
+                previous = {}
+            totals = {}
+            for model, (tokens, cost) in cumulative.items():
+                before, before_cost = previous.get(model, (_ZERO, 0.0))
+                delta = _minus(tokens, before)
+                if any(getattr(delta, k) < 0 for k in FIELDS):
+                    delta, before_cost = tokens, 0.0  # a new process: counting starts again
+                totals[model] = (delta, max(0.0, cost - before_cost))
+        else:
+            totals, source = {}, "model_usage_since_last_result"
+        totals = {m: t for m, t in totals.items() if _nonzero(t[0]) or t[1]}
+        if not totals and _nonzero(TokenUsage.of(result.usage)):
+            notes.append("the result has no per-model usage: there are no totals to attribute")
+        return totals, source
+
+    def _main_share(
+        self, result: ResultMessage, models: _Models, notes: list[str]
+    ) -> tuple[dict[str, TokenUsage], str]:
+        """The main agent's tokens per model, and where they were read."""
+        tokens = TokenUsage.of(result.usage)
+        streamed: dict[str | None, TokenUsage] = {}
+        for entry in self._main.values():
+            streamed[entry.model] = streamed.get(entry.model, _ZERO) + entry.usage
+        source = "result.usage"
+        if not _nonzero(tokens):
+            if not streamed:
+                if models.names and not self._compacted:
+                    notes.append(
+                        "the result's usage is empty and no message of the main agent came "
+                        "(an interrupt before its first frame?): its requests are unattributed"
+                    )
+                return {}, source
+            notes.append(
+                "the result's usage is empty (an interrupted or failed turn?): the main "
+                "agent's figures are its streamed messages', output understated"
+            )
+            source = "stream"
+        elif len(streamed) > 1:
+            notes.append(
+                "the main agent used several models: its figures are its streamed messages', "
+                "output understated"
+            )
+            source = "stream"
+        if source == "stream":
+            out: dict[str, TokenUsage] = {}
+            for name, usage in streamed.items():
+                model = models.resolve(name)
+                if model is None:
+                    notes.append(f"the main agent's model {name!r} is not in the totals")
+                    continue
+                out[model] = out.get(model, _ZERO) + usage
+            return out, source
+        name = next(iter(streamed), None) or self._main_model or self._init_model
+        model = models.resolve(name) or models.only()
+        if model is None:
+            notes.append(f"the main agent's model ({name}) is not in the totals: unattributed")
+            return {}, source
+        return {model: tokens}, source
 
     def _result(self, result: ResultMessage) -> UsageReport:
-        totals = self._totals(result)
-        notes: list[str] = []
-        main_tokens = TokenUsage.of(result.usage)
-        main_model = (
-            max(set(self._main_models), key=self._main_models.count)
-            if self._main_models
-            else (next(iter(totals)) if len(totals) == 1 else None)
-        )
+        notes = self._notes
+        totals, total_source = self._totals(result, notes)
+        models = _Models(totals, result)
+        main_share, main_source = self._main_share(result, models, notes)
         subs = [s for s in self._subs.values() if s.active]
+        claims: dict[str, dict[str, TokenUsage]] = {}  # model -> agent id -> tokens
+        for sub in subs:
+            for entry in sub.evidence():
+                model = models.resolve(entry.model) or models.only()
+                if model is None:
+                    if _nonzero(entry.usage):
+                        notes.append(
+                            f"subagent {sub.agent_id}: its model ({entry.model}) is not in "
+                            "the totals: unattributed"
+                        )
+                    continue
+                mine = claims.setdefault(model, {})
+                mine[sub.agent_id] = mine.get(sub.agent_id, _ZERO) + entry.usage
         shares: dict[str, dict[str | None, TokenUsage]] = {}  # model -> party -> tokens
-        if main_model is None and main_tokens.total:
-            notes.append("the main agent's model is not known: its tokens are unattributed")
-        for model, (total, _cost_usd) in totals.items():
+        for model, (total, _cost) in totals.items():
             parties: dict[str | None, TokenUsage] = {}
-            main = main_tokens if model == main_model else _ZERO
-            over = [k for k in KINDS if getattr(main, k) > getattr(total, k)]
-            if over:
-                notes.append(f"{model}: the main agent's {', '.join(over)} exceed the total")
-                main = TokenUsage(**{k: min(getattr(main, k), getattr(total, k)) for k in KINDS})
+            main = _fit(main_share.get(model, _ZERO), total, model, "the main agent's", notes)
             parties["main"] = main
-            group = total - main
-            mine = [s for s in subs if s.model_of() == model]
-            evidence = {s.agent_id: s.evidence() for s in mine}
-            split: dict[str, dict[str, int]] = {s.agent_id: {} for s in mine}
-            for kind in KINDS:
-                claimed = sum(getattr(e, kind) for e in evidence.values())
-                if claimed <= getattr(group, kind):
-                    for agent_id, e in evidence.items():
-                        split[agent_id][kind] = getattr(e, kind)
-                else:
-                    notes.append(
-                        f"{model}: the subagents' {kind} ({claimed}) exceed what the totals "
-                        f"leave them ({getattr(group, kind)}): not split"
-                    )
-                    for agent_id in evidence:
-                        split[agent_id][kind] = 0
-            for agent_id, counts in split.items():
-                parties[agent_id] = TokenUsage(**counts)
-            assigned = _ZERO
-            for usage in parties.values():
-                assigned = assigned + usage
-            parties[None] = total - assigned  # unattributed
+            left = _minus(total, main)
+            mine = claims.get(model, {})
+            claimed = _fit(_sum(mine.values()), left, model, "the subagents'", notes)
+            if claimed != _sum(mine.values()):
+                if not _nonzero(claimed):
+                    mine = {}
+                else:  # only the one-hour part did not fit
+                    mine = {
+                        a: attrs.evolve(u, cache_creation_1h_input_tokens=0)
+                        for a, u in mine.items()
+                    }
+            parties.update(mine)
+            parties[None] = _minus(left, _sum(mine.values()))
             shares[model] = parties
         costs = _split_costs(totals, shares)
 
-        def agent(party: str | None, **fields: Any) -> AgentUsage:
-            models = {m: p[party] for m, p in shares.items() if p.get(party, _ZERO).total}
-            cost, basis = costs.get(party, (0.0, "none"))
-            return AgentUsage(models=models, cost_usd=cost, cost_basis=basis, **fields)
+        def share(party: str | None, sources: Iterable[str], **fields: Any) -> AgentUsage:
+            models_of = {m: p[party] for m, p in shares.items() if _nonzero(p.get(party, _ZERO))}
+            cost_of, basis = costs.get(party, ({}, "none"))
+            return AgentUsage(
+                models=models_of,
+                costs=cost_of,
+                cost_usd=sum(cost_of.values()),
+                cost_basis=basis,
+                sources=tuple(sorted(sources)) if models_of else (),
+                **fields,
+            )
 
         report = UsageReport(
-            main=agent("main", agent_type="main"),
+            main=share("main", [main_source], agent_type="main"),
             subagents=tuple(
-                agent(
+                share(
                     s.agent_id,
+                    s.sources,
                     agent_id=s.agent_id,
                     agent_type=s.agent_type,
                     description=s.description,
                 )
                 for s in subs
             ),
-            unattributed=agent(None, agent_type="unattributed"),
+            unattributed=share(None, (), agent_type="unattributed"),
             total=AgentUsage(
                 agent_type="total",
                 models={m: t for m, (t, _c) in totals.items()},
+                costs={m: c for m, (_t, c) in totals.items()},
                 cost_usd=sum(c for _t, c in totals.values()),
-                cost_basis="exact",
+                cost_basis="exact" if totals else "none",
+                sources=(total_source,) if totals else (),
             ),
-            notes=tuple(notes),
+            notes=tuple(dict.fromkeys(notes)),
         )
-        # A background subagent may go on into later turns: its type and model are kept, its
-        # evidence is per turn.
-        for sub in self._subs.values():
-            sub.streamed.clear()
-            sub.stream_models.clear()
-            sub.final = None
-            sub.active = False
-        self._main_models = []
+        self._end_turn()
         return report
 
+    def _end_turn(self) -> None:
+        # A background subagent may go on into later turns: what it is stays known, its
+        # evidence counts per turn.
+        for sub in self._subs.values():
+            sub.streamed.clear()
+            sub.sources.clear()
+            sub.final = None
+            sub.active = False
+        self._main.clear()
+        self._notes = []
+        self._compacted = False
 
-def _cost(value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
+
+class _Models:
+    """The totals' model names, and how another spelling of a model maps to one of them."""
+
+    def __init__(self, totals: Mapping[str, object], result: ResultMessage) -> None:
+        self.names = list(totals)
+        self.canonical: dict[str, str] = {}
+        per_model: object = result.model_usage_since_last_result or result.model_usage
+        if isinstance(per_model, Mapping):
+            for name, usage in per_model.items():
+                canonical = _str(getattr(usage, "canonical_model", None))
+                if canonical is not None and name in totals:
+                    self.canonical.setdefault(canonical, name)
+
+    def resolve(self, name: str | None) -> str | None:
+        """``name`` itself, its canonical name's entry, or the one entry it prefixes (or is
+        prefixed by: ``claude-x`` and ``claude-x-20250101``); else None."""
+        if name is None:
+            return None
+        if name in self.names:
+            return name
+        if name in self.canonical:
+            return self.canonical[name]
+        near = [n for n in self.names if n.startswith(name) or name.startswith(n)]
+        return near[0] if len(near) == 1 else None
+
+    def only(self) -> str | None:
+        """The one model of the totals, if there is only one."""
+        return self.names[0] if len(self.names) == 1 else None
+
+
+def _fit(
+    part: TokenUsage, whole: TokenUsage, model: str, whose: str, notes: list[str]
+) -> TokenUsage:
+    """``part`` if it fits in ``whole`` kind by kind; else nothing (it is unattributed), or
+    ``part`` without its one-hour cache writes when only those do not fit."""
+    over = [k for k in KINDS if getattr(part, k) > getattr(whole, k)]
+    if over:
+        figures = ", ".join(f"{k} {getattr(part, k)} > {getattr(whole, k)}" for k in over)
+        notes.append(
+            f"{model}: {whose} figures exceed what the totals leave ({figures}): "
+            "double counting? Their share of this model is unattributed"
+        )
+        return _ZERO
+    if part.cache_creation_1h_input_tokens > whole.cache_creation_1h_input_tokens:
+        notes.append(
+            f"{model}: {whose} one-hour cache writes exceed the totals': not split by lifetime"
+        )
+        return attrs.evolve(part, cache_creation_1h_input_tokens=0)
+    return part
+
+
+def _cost(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
         return 0.0
-    return float(value) if value != float("inf") else 0.0
+    cost = float(value)
+    return cost if 0.0 <= cost < float("inf") else 0.0
+
+
+def _per_model(figures: object) -> dict[str, tuple[TokenUsage, float]]:
+    """``modelUsage``-shaped figures as tokens and cost per model."""
+    if not isinstance(figures, Mapping):
+        return {}
+    return {
+        str(model): (
+            TokenUsage.of(usage),
+            _cost(_get(usage, "cost_usd", "costUSD")),
+        )
+        for model, usage in figures.items()
+    }
 
 
 def _split_costs(
     totals: Mapping[str, tuple[TokenUsage, float]],
     shares: Mapping[str, Mapping[str | None, TokenUsage]],
-) -> dict[str | None, tuple[float, Literal["exact", "proportional", "none"]]]:
-    """Each party's cost: per model, by price-weighted tokens (exact when alone on it)."""
-    out: dict[str | None, list[Any]] = {}
+) -> dict[str | None, tuple[dict[str, float], CostBasis]]:
+    """Each party's cost per model: by price-weighted tokens, exact when alone on it."""
+    out: dict[str | None, tuple[dict[str, float], CostBasis]] = {}
+
+    def credit(party: str | None, model: str, cost: float, alone: bool) -> None:
+        costs, basis = out.get(party, ({}, "exact"))
+        costs[model] = cost
+        out[party] = (costs, basis if alone else "proportional")
+
     for model, (_tokens, cost) in totals.items():
-        parties = {p: u for p, u in shares.get(model, {}).items() if u.total}
-        if not parties:
-            if cost:  # a cost without tokens: nobody's to claim
-                entry = out.setdefault(None, [0.0, "exact"])
-                entry[0] += cost
-            continue
+        parties = {p: u for p, u in shares.get(model, {}).items() if _nonzero(u)}
         weight = sum(u.weighted for u in parties.values())
+        if not parties or weight <= 0:
+            if cost:  # a cost without tokens: nobody's to claim
+                credit(None, model, cost, alone=True)
+            continue
         for party, usage in parties.items():
-            entry = out.setdefault(party, [0.0, "exact"])
-            if len(parties) == 1 or weight == 0:
-                entry[0] += cost / len(parties)
-            else:
-                entry[0] += cost * usage.weighted / weight
-                entry[1] = "proportional"
-    return {p: (c, b) for p, (c, b) in out.items()}
+            credit(party, model, cost * usage.weighted / weight, alone=len(parties) == 1)
+    return out
+
+
+def _fallback(result: ResultMessage, note: str) -> UsageReport:
+    """A report with everything unattributed (when attribution itself failed)."""
+    try:
+        totals = _per_model(result.model_usage_since_last_result) or _per_model(result.model_usage)
+    except Exception:  # even the totals are unreadable
+        totals = {}
+    models = {m: t for m, (t, _c) in totals.items() if _nonzero(t)}
+    costs = {m: c for m, (_t, c) in totals.items() if c}
+    everything = AgentUsage(
+        models=models, costs=costs, cost_usd=sum(costs.values()), cost_basis="exact"
+    )
+    return UsageReport(
+        main=AgentUsage(agent_type="main"),
+        subagents=(),
+        unattributed=attrs.evolve(everything, agent_type="unattributed"),
+        total=attrs.evolve(everything, agent_type="total"),
+        notes=(note,),
+    )
 
 
 def usage_by_agent(messages: Iterable[Message]) -> UsageReport:
-    """The usage report of one turn's messages (the last of them its `ResultMessage`).
+    """The usage report of one turn.
 
-    Raises:
-        ValueError: no `ResultMessage` among ``messages``.
+    Args:
+        messages: the turn's messages in order, its `ResultMessage` last (with several
+            turns, the report is the last turn's; a later turn of a CLI that reports only
+            cumulative figures needs a `UsageTracker` fed from the start).
+
+    Returns:
+        The report; without a `ResultMessage` there are no totals: an empty report whose
+        ``notes`` say so.
     """
     tracker = UsageTracker()
-    report: UsageReport | None = None
     for message in messages:
-        report = tracker.add(message) or report
+        tracker.add(message)
+    report = tracker.report()
     if report is None:
-        raise ValueError("usage_by_agent needs the messages of a turn, its ResultMessage last")
+        empty = AgentUsage()
+        return UsageReport(
+            main=attrs.evolve(empty, agent_type="main"),
+            subagents=(),
+            unattributed=attrs.evolve(empty, agent_type="unattributed"),
+            total=attrs.evolve(empty, agent_type="total"),
+            notes=("no ResultMessage among the messages: there are no totals to attribute",),
+        )
     return report

@@ -4,7 +4,7 @@
 fed a session's messages) splits a turn's tokens and cost between the main agent and each
 subagent (by the Agent call that started it, with its type), with an explicit
 ``unattributed`` share for what the CLI's figures cannot place; the shares add up to the
-CLI's totals, per model and kind of token.
+CLI's totals, per model and kind of token, and their costs to the turn's cost.
 
 Run: ``python examples/usage_by_agent.py`` (needs a logged-in Claude Code CLI).
 """
@@ -20,22 +20,33 @@ async def allow(name: str, tool_input: dict[str, object], ctx: object) -> cs.Per
     return cs.PermissionAllow()
 
 
+def line(agent: cs.AgentUsage) -> str:
+    tokens = agent.tokens
+    name = agent.agent_type or "unknown"
+    if agent.description:
+        name += f" ({agent.description})"
+    return (
+        f"{name + ':':<30} {tokens.input_tokens:>7} in {tokens.output_tokens:>5} out "
+        f"${agent.cost_usd:.5f} {agent.cost_basis:<12} {', '.join(agent.models) or '-'}"
+    )
+
+
 async def main() -> None:
     reply = await cs.ask(
         "Use a general-purpose subagent to list the files here, then sum up what it found.",
         options=cs.Options(can_use_tool=allow),
     )
     report = reply.usage_by_agent
-    for agent in report.agents:
-        tokens = agent.tokens
-        print(
-            f"{agent.agent_type or 'unknown':>16}: {tokens.input_tokens:>6} in, "
-            f"{tokens.output_tokens:>4} out, ${agent.cost_usd:.4f} ({agent.cost_basis})"
-        )
-    total = report.total
+    for agent in report.agents:  # main, each subagent, unattributed
+        print(line(agent))
+    print(line(report.total))
+    for note in report.notes:
+        print("note:", note)
     shares = sum(a.tokens.total for a in report.agents)
-    print(f"{'total':>16}: {total.tokens.total} tokens = the shares' {shares}")
-    print(f"cost ${total.cost_usd:.4f} = the result's ${reply.result.total_cost_usd:.4f}")
+    print(f"tokens: {report.total.tokens.total} in the totals = the shares' {shares}")
+    cost = sum(a.cost_usd for a in report.agents)
+    print(f"cost: ${report.total.cost_usd:.5f} for the turn = the shares' ${cost:.5f}")
+    print(f"the result's total_cost_usd (cumulative for the process): ${reply.total_cost_usd}")
 
 
 if __name__ == "__main__":

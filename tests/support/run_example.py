@@ -213,7 +213,13 @@ SCENARIOS: dict[str, Scenario] = {
             },
             {"text": "The directory is empty."},
         ),
-        expect=("general-purpose:", "unattributed:", "= the shares'", "= the result's"),
+        expect=(
+            "main:",
+            "general-purpose (List files):",
+            "unattributed:",
+            "in the totals = the shares'",
+            "for the turn = the shares'",
+        ),
     ),
     "interrupt_receipt.py": Scenario(
         replies=({"text": "Once upon a time " + "a keeper kept the light " * 80, "delay": 0.02},),
