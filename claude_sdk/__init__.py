@@ -12,6 +12,11 @@ from the module that defines it on first access (PEP 562 ``__getattr__``), then 
 that only uses the errors never loads the models. Type checkers read the explicit re-exports
 under ``if TYPE_CHECKING:``; ``_EXPORTS`` is the same table for the runtime (a test checks
 that they agree, and that ``__all__`` lists exactly those names).
+
+The first access may come from any thread (issue 26): a thread that asks for a name whose
+module another thread is importing waits for that import (the import system's lock of each
+module), and the package's imports form no cycle (``tests/test_import_graph.py``), so no
+thread can be handed a half-imported module. The subpackages' lazy names work the same way.
 """
 
 import sys
@@ -91,6 +96,7 @@ if TYPE_CHECKING:
     from .errors import MessageDecodeError as MessageDecodeError
     from .errors import OptionsError as OptionsError
     from .errors import ProcessError as ProcessError
+    from .errors import PromptWithdrawnError as PromptWithdrawnError
     from .errors import RateLimitExceededError as RateLimitExceededError
     from .errors import ResultError as ResultError
     from .errors import SessionClosedError as SessionClosedError
@@ -106,6 +112,8 @@ if TYPE_CHECKING:
     from .hooks import PermissionRequestOutput as PermissionRequestOutput
     from .hooks import PostToolUseInput as PostToolUseInput
     from .hooks import PostToolUseOutput as PostToolUseOutput
+    from .hooks import PreSkillShellCommandInput as PreSkillShellCommandInput
+    from .hooks import PreSkillShellCommandOutput as PreSkillShellCommandOutput
     from .hooks import PreToolUseInput as PreToolUseInput
     from .hooks import PreToolUseOutput as PreToolUseOutput
     from .hooks import SessionStartOutput as SessionStartOutput
@@ -223,6 +231,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "ResultError",
         "SessionClosedError",
         "SessionNotFoundError",
+        "PromptWithdrawnError",
         "SessionStoreError",
         "StructuredOutputError",
     ),
@@ -238,6 +247,8 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "PostToolUseOutput",
         "PreToolUseInput",
         "PreToolUseOutput",
+        "PreSkillShellCommandInput",
+        "PreSkillShellCommandOutput",
         "SessionStartOutput",
         "StopInput",
         "StopOutput",
@@ -430,6 +441,8 @@ __all__ = [
     "HookOutput",
     "AsyncHookOutput",
     "PreToolUseOutput",
+    "PreSkillShellCommandInput",
+    "PreSkillShellCommandOutput",
     "PostToolUseOutput",
     "UserPromptSubmitOutput",
     "SessionStartOutput",
@@ -457,6 +470,7 @@ __all__ = [
     "ControlRequestError",
     "SessionClosedError",
     "SessionNotFoundError",
+    "PromptWithdrawnError",
     "BudgetExceededError",
     "RateLimitExceededError",
     "SessionStoreError",

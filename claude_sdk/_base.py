@@ -68,9 +68,15 @@ NOTES = "_decode_notes"
 #: dict; for example a result's ``structured_output_error``). Never encoded, never drift.
 HOST_NOTES = "_host_notes"
 
+# First-use memos, read without a lock: each value is built whole, then stored in one
+# assignment (issue 26: first uses from several threads at once). `prepare_class` may run
+# twice for a class; it installs the same defaults.
 _NONE_DEFAULTS: dict[type, tuple[str, ...]] = {}
 _FIELD_NAMES: dict[type, frozenset[str]] = {}
 _TAG_KEYS: dict[type, frozenset[str]] = {}
+#: Orders `tag_keys` and the building of `field_names`, which reads what it wrote: without it
+#: a thread could store names computed before another thread's `tag_keys` for ever.
+_NAMES_LOCK = threading.Lock()
 #: The default codec's ``unstructure`` (see `bind_encoder`).
 _ENCODER: list[Callable[[Any], Any]] = []
 
@@ -127,8 +133,11 @@ def tag_keys(cls: type, keys: frozenset[str]) -> None:
     The codec leaves a frame's tag in the decoded ``__dict__`` (it holds the class's own
     value: that is how the frame was dispatched), so `extra` must not report it.
     """
-    _TAG_KEYS[cls] = keys
-    _FIELD_NAMES.pop(cls, None)
+    if _TAG_KEYS.get(cls) == keys:
+        return  # the codec says it again for each decoder that contains the class
+    with _NAMES_LOCK:
+        _TAG_KEYS[cls] = keys
+        _FIELD_NAMES.pop(cls, None)
 
 
 def field_names(cls: type) -> frozenset[str]:
@@ -136,8 +145,9 @@ def field_names(cls: type) -> frozenset[str]:
     (``extra`` and ``raw`` included) and the wire keys of its tags (see `tag_keys`)."""
     names = _FIELD_NAMES.get(cls)
     if names is None:
-        names = frozenset(a.name for a in attrs.fields(cls)) | _TAG_KEYS.get(cls, frozenset())
-        _FIELD_NAMES[cls] = names = names | {NOTES, HOST_NOTES}
+        with _NAMES_LOCK:
+            names = frozenset(a.name for a in attrs.fields(cls)) | _TAG_KEYS.get(cls, frozenset())
+            _FIELD_NAMES[cls] = names = names | {NOTES, HOST_NOTES}
     return names
 
 

@@ -40,6 +40,7 @@ __all__ = [
     "ControlRequestError",
     "SessionClosedError",
     "SessionNotFoundError",
+    "PromptWithdrawnError",
     "BudgetExceededError",
     "RateLimitExceededError",
     "SessionStoreError",
@@ -296,10 +297,11 @@ class ProcessError(ClaudeSDKError):
 
     @property
     def retryable(self) -> bool:
-        """Killed, crashed, unreachable or timed out: True; could not start, no such
-        container, the CLI's stderr says it cannot authenticate or refuses to start (see
-        `startup_failure_reason`): False."""
-        if self.kind in ("spawn", "container_not_found"):
+        """Killed, crashed, unreachable or timed out: True; could not start, exited with a
+        status before it answered ``initialize`` (``kind="startup"``: an unknown option, an
+        invalid model, a bad ``--resume`` id), no such container, the CLI's stderr says it
+        cannot authenticate or refuses to start (see `startup_failure_reason`): False."""
+        if self.kind in ("spawn", "container_not_found", "startup"):
             return False
         reason = self.startup_failure_reason
         if reason is not None:
@@ -327,6 +329,8 @@ class ProcessError(ClaudeSDKError):
             reason = self.startup_failure_reason
             if reason is not None:
                 head += f": it refused to start ({reason}: {STARTUP_FAILURES[reason][0]})"
+            elif self.kind == "startup":
+                head += " before it answered initialize: it refused to start"
         else:
             head = f"Claude Code CLI{cli} failed"
         return head
@@ -647,6 +651,47 @@ class SessionClosedError(ClaudeSDKError):
 
     def _facts(self) -> dict[str, Any]:
         return {**super()._facts(), "cause": self.cause}
+
+
+class PromptWithdrawnError(ClaudeSDKError):
+    """The CLI withdrew a prompt from its queue before running it: no result will come.
+
+    Raised to the consumer waiting for that prompt's reply (``receive_response``, ``ask``,
+    ``SessionPool.ask``) when the prompt was withdrawn by ``interrupt(cancel_queued=True)``,
+    ``cancel_async_message``, or the CLI's own ``cancelled`` lifecycle.
+
+    Attributes:
+        prompt_uuid: The withdrawn prompt's uuid.
+        reason: What withdrew it, in a few words.
+    """
+
+    default_kind = "withdrawn"
+
+    prompt_uuid: str
+    reason: str
+
+    def __init__(
+        self,
+        message: str | None = None,
+        *,
+        prompt_uuid: str,
+        reason: str = "",
+        kind: str | None = None,
+    ) -> None:
+        """Initialise from the prompt's uuid and what withdrew it."""
+        self.prompt_uuid = prompt_uuid
+        self.reason = reason
+        super().__init__(message, kind=kind)
+
+    def _default_message(self) -> str:
+        why = f" ({self.reason})" if self.reason else ""
+        return f"the CLI withdrew prompt {self.prompt_uuid!r} before running it{why}; no reply"
+
+    def _facts_text(self) -> str:
+        return f"prompt_uuid={self.prompt_uuid}"
+
+    def _facts(self) -> dict[str, Any]:
+        return {**super()._facts(), "prompt_uuid": self.prompt_uuid, "reason": self.reason}
 
 
 class SessionNotFoundError(ClaudeSDKError):

@@ -1,12 +1,15 @@
 """Hooks on the wire: the input of every hook event and the output a host answers with.
 
-Shapes follow CLI 2.1.330 (``reference/PROTOCOL.md`` §9). This module is only the wire model;
-the codec maps names (``_protocol/schema_hooks.py``).
+Shapes follow CLI 2.1.330 (``reference/PROTOCOL.md`` §9), and ``PreSkillShellCommand`` of CLI
+2.1.332 (`HOOK_EVENT_SINCE` says which CLI first has an event; `unsupported_hook_events`
+which registered events a CLI lacks). This module is only the wire model; the codec maps names
+(``_protocol/schema.py``), and ``_protocol/answers.py`` builds the answers.
 
 * Inputs (``hook_callback`` ``request.input``) are keyed on ``hook_event_name``: one
   ``<Event>Input`` class per event of `HOOK_EVENTS`, all deriving from `BaseHookInput`. An
   unknown event decodes to `UnknownHookInput` (the raw dict), so a new event never breaks a
-  session. Input fields are snake_case on the wire, as here.
+  session: a hook registered for an event this model does not know is called with it. Input
+  fields are snake_case on the wire, as here.
 * Outputs are sent verbatim as the ``hook_callback`` success payload: `HookOutput` (or
   `AsyncHookOutput`), whose ``specific`` is one ``<Event>Output`` of `HookSpecificOutput`,
   written as ``hookSpecificOutput: {hookEventName, ...}``. Output keys are camelCase on the
@@ -16,8 +19,9 @@ the codec maps names (``_protocol/schema_hooks.py``).
 
 from __future__ import annotations
 
+import re
 import typing
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
 import attrs
@@ -36,6 +40,8 @@ __all__ = [
     "HookResult",
     "HookEvent",
     "HOOK_EVENTS",
+    "HOOK_EVENT_SINCE",
+    "unsupported_hook_events",
     # inputs
     "BaseHookInput",
     "PostToolBatchCall",
@@ -72,6 +78,7 @@ __all__ = [
     "FileChangedInput",
     "DirectoryAddedInput",
     "MessageDisplayInput",
+    "PreSkillShellCommandInput",
     "UnknownHookInput",
     "HookInput",
     "HOOK_INPUTS",
@@ -101,6 +108,7 @@ __all__ = [
     "CwdChangedOutput",
     "FileChangedOutput",
     "MessageDisplayOutput",
+    "PreSkillShellCommandOutput",
     "UnknownHookSpecificOutput",
     "HookSpecificOutput",
     "HOOK_SPECIFIC_OUTPUTS",
@@ -108,7 +116,8 @@ __all__ = [
 
 _JSON = dict[str, Any]
 
-#: The hook events of CLI 2.1.330 (§9.1), in the order of the protocol's table.
+#: The hook events of CLI 2.1.330 (§9.1), in the order of the protocol's table, and the ones
+#: newer CLIs add (`HOOK_EVENT_SINCE`).
 HookEvent = Literal[
     "PreToolUse",
     "PostToolUse",
@@ -143,10 +152,43 @@ HookEvent = Literal[
     "FileChanged",
     "DirectoryAdded",
     "MessageDisplay",
+    "PreSkillShellCommand",
 ]
 
 #: Every `HookEvent`, as a tuple.
 HOOK_EVENTS: tuple[str, ...] = typing.get_args(HookEvent)
+
+#: The first CLI version that has each event newer than CLI 2.1.330: an older CLI accepts a
+#: hook registered for it and never calls it.
+HOOK_EVENT_SINCE: Mapping[str, str] = {"PreSkillShellCommand": "2.1.332"}
+
+_VERSION: typing.Final = re.compile(r"(\d+)\.(\d+)\.(\d+)")
+
+
+def _version(text: str | None) -> tuple[int, ...] | None:
+    found = _VERSION.match(text.strip()) if isinstance(text, str) else None
+    return tuple(int(part) for part in found.groups()) if found else None
+
+
+def unsupported_hook_events(events: Iterable[str], cli_version: str | None) -> tuple[str, ...]:
+    """The events of ``events`` (event names, or an ``Options.hooks`` mapping) that a CLI of
+    ``cli_version`` does not have: their hooks are registered and never called.
+
+    Only events of `HOOK_EVENT_SINCE` count: an event this SDK does not know may be newer than
+    the CLI too, but nothing says so. A version that cannot be read (None, ``"dev"``) gives
+    ``()``: it cannot tell.
+
+    >>> unsupported_hook_events({"PreSkillShellCommand": []}, "2.1.330")
+    ('PreSkillShellCommand',)
+    """
+    have = _version(cli_version)
+    if have is None:
+        return ()
+    return tuple(
+        event
+        for event in dict.fromkeys(events)
+        if event in HOOK_EVENT_SINCE and have < (_version(HOOK_EVENT_SINCE[event]) or ())
+    )
 
 
 # ======================================================================================
@@ -595,6 +637,36 @@ class MessageDisplayInput(BaseHookInput):
 
 
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class PreSkillShellCommandInput(_ToolInputView, BaseHookInput):
+    """Before a shell command embedded in a skill or slash command (``!`cmd` `` in its
+    markdown) runs, after the CLI's own permission check of it (CLI 2.1.332 and later).
+
+    The output may keep it from running (`PreSkillShellCommandOutput`); ``typed_input`` is a
+    ``BashInput`` for a Bash command.
+
+    Attributes:
+        tool_name: the shell tool that runs the command: ``Bash`` or ``PowerShell`` (what a
+            matcher matches).
+        tool_input: ``{"command": ...}``, the command as it would run, arguments filled in.
+        tool_use_id: identifies this command (``<uuid>:inner:preamble-0``); it names no tool
+            call in the transcript.
+        command_name: the skill or command whose text holds the shell command.
+        command_source: where that skill or command comes from (``projectSettings``, ...).
+        invoked_by: ``user`` (typed, or sent by an SDK host), ``claude`` (the Skill tool, or a
+            turn Claude scheduled) or ``other`` (a subagent's preload, a channel message, or
+            not known).
+    """
+
+    hook_event_name: ClassVar[str] = "PreSkillShellCommand"
+    tool_name: str
+    tool_input: _JSON
+    command_name: str
+    invoked_by: Literal["user", "claude", "other"]
+    tool_use_id: str | None = None
+    command_source: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class UnknownHookInput(UnknownBase):
     """The input of an event the model does not know (or could not type); ``raw`` is it."""
 
@@ -645,6 +717,7 @@ HookInput = (
     | FileChangedInput
     | DirectoryAddedInput
     | MessageDisplayInput
+    | PreSkillShellCommandInput
     | UnknownHookInput
 )
 
@@ -876,6 +949,24 @@ class MessageDisplayOutput(BaseHookSpecificOutput):
 
 
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class PreSkillShellCommandOutput(BaseHookSpecificOutput):
+    """Decide a skill's inline shell command before it runs (CLI 2.1.332 and later).
+
+    Attributes:
+        permission_decision: ``deny`` keeps the command from running (the reason is shown);
+            so do ``ask`` and ``defer`` (a skill cannot wait for approval); ``allow`` adds
+            nothing: the command runs unless another hook refuses it.
+        permission_decision_reason: why.
+        updated_input: never applied: any value keeps the command from running.
+    """
+
+    hook_event_name: ClassVar[str] = "PreSkillShellCommand"
+    permission_decision: Literal["allow", "deny", "ask", "defer"] | None = None
+    permission_decision_reason: str | None = None
+    updated_input: _JSON | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
 class UnknownHookSpecificOutput(UnknownBase):
     """A ``hookSpecificOutput`` of an event the model does not know; ``raw`` is the dict.
 
@@ -913,6 +1004,7 @@ HookSpecificOutput = (
     | CwdChangedOutput
     | FileChangedOutput
     | MessageDisplayOutput
+    | PreSkillShellCommandOutput
     | UnknownHookSpecificOutput
 )
 
@@ -996,8 +1088,7 @@ class HookMatcher:
         timeout: seconds the CLI (and the SDK) give each callback.
         on_failure: ``"block"`` (a failed or late callback blocks the action, where the CLI
             supports it) or ``"continue"``; None lets the SDK choose (``"block"`` for
-            PreToolUse and PermissionRequest when the CLI reports support, else the CLI's
-            default).
+            PreToolUse, PermissionRequest and PreSkillShellCommand, else the CLI's default).
     """
 
     matcher: str | None = None
@@ -1018,7 +1109,8 @@ class HookRegistry(Mapping[str, Sequence[HookMatcher]]):
     ...     return HookOutput()
 
     Each decorated callable becomes its own matcher, in registration order. Sync and async
-    callables are both fine.
+    callables are both fine. An event this SDK does not know (one newer than it) is registered
+    as given; ``Options(hooks=registry)`` warns about it.
     """
 
     def __init__(self) -> None:
@@ -1032,9 +1124,14 @@ class HookRegistry(Mapping[str, Sequence[HookMatcher]]):
         timeout: float | None = None,
         on_failure: Literal["continue", "block"] | None = None,
     ) -> Callable[[_F], _F]:
-        """Register the decorated callable for ``event`` (and a tool-name ``matcher``)."""
-        if event not in HOOK_EVENTS:
-            raise ValueError(f"unknown hook event {event!r}; known: {', '.join(HOOK_EVENTS)}")
+        """Register the decorated callable for ``event`` (and a tool-name ``matcher``).
+
+        Raises:
+            ValueError: ``event`` is not a non-empty string.
+        """
+        name: object = event  # typed as the known events; any string is accepted
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"a hook event is a non-empty string, not {name!r}")
 
         def register(fn: _F) -> _F:
             self._matchers.setdefault(event, []).append(

@@ -614,6 +614,29 @@ class ResultMessage(Frame):
         return self.result or ""
 
     @property
+    def settles(self) -> tuple[str, ...]:
+        """The uuids of the host's prompts this result answered, as the session that read
+        it found them (``user_message_uuids`` among the prompts it sent and was waiting
+        for). Empty for a turn the CLI ran on its own (`own_turn`), and for a result not
+        read through a session (``claude_sdk.wire.decode``)."""
+        notes = self.__dict__.get(HOST_NOTES)
+        settles: tuple[str, ...] = notes.get("settles", ()) if notes else ()
+        return settles
+
+    @property
+    def own_turn(self) -> bool:
+        """True when this result answered none of the host's prompts: a turn the CLI ran
+        on its own (a task notification when a background command or subagent ended, a
+        scheduled wake-up; ``origin`` says which), or a repeat of an earlier result. Such
+        a result still reaches the consumer, and ends nobody's ``receive_response()``,
+        ``ask()`` or ``SessionPool.ask()``. False for a result not read through a
+        session."""
+        notes: dict[str, Any] | None = self.__dict__.get(HOST_NOTES)
+        if not notes or "settles" not in notes:
+            return False
+        return not notes["settles"]
+
+    @property
     def structured_output_error(self) -> str | None:
         """Why ``structured_output`` is not what ``output_format`` asked for (missing, or not
         valid against the schema or the class), as the session found it; None when it is,

@@ -406,12 +406,17 @@ def _is_policy(value: object) -> bool:
     )
 
 
+#: The events a policy answers as a hook (``policies.PolicyHook``).
+_POLICY_EVENTS = ("PreToolUse", "PreSkillShellCommand")
+
+
 def _hook_callback(event: object, callback: object) -> Any:
-    """One callback of a matcher (a policy is one: it answers PreToolUse); a wrong one is
-    refused now, not when the CLI first calls it."""
-    if _is_policy(callback) and event != "PreToolUse":
+    """One callback of a matcher (a policy is one: it answers PreToolUse and
+    PreSkillShellCommand); a wrong one is refused now, not when the CLI first calls it."""
+    if _is_policy(callback) and event not in _POLICY_EVENTS:
         raise OptionsError(
-            f"Options.hooks[{_show(event)}]: a policy answers PreToolUse, not {event}",
+            f"Options.hooks[{_show(event)}]: a policy answers "
+            f"{' and '.join(_POLICY_EVENTS)}, not {event}",
             option="hooks",
         )
     if not callable(callback):
@@ -2040,8 +2045,9 @@ def _check(o: Options) -> None:
                 )
         if event not in HOOK_EVENTS:
             _warn(
-                f"Options.hooks: {event!r} is not a hook event this SDK knows; the CLI will "
-                "never call it unless it is a newer event"
+                f"Options.hooks: {event!r} is not a hook event this SDK knows; it is "
+                "registered as given: a newer CLI calls it with its raw input "
+                "(UnknownHookInput) and gets its answer as given, an older one never calls it"
             )
     # -- dialogs
     if o.supported_dialog_kinds and o.on_user_dialog is None:

@@ -7,7 +7,10 @@ A `Policy` looks at one tool call and returns a `Decision`: ``allow``, ``deny`` 
 * as a PreToolUse hook: ``Options(hooks={"PreToolUse": [policy.as_hook_matcher()]})``. A deny
   is ``permissionDecision: "deny"`` with the reason, an allow is ``"allow"`` (with
   ``updatedInput`` when the policy rewrote the input), and no decision is ``{}``: the CLI's
-  own permission rules apply;
+  own permission rules apply. The same hook answers ``PreSkillShellCommand`` (CLI 2.1.332: a
+  shell command embedded in a skill or slash command, which no PreToolUse hook sees), decided
+  as a ``Bash`` call: ``Options(hooks={"PreToolUse": [policy], "PreSkillShellCommand":
+  [policy]})``. A rewrite cannot be applied to such a command, so it denies;
 * as ``can_use_tool``: ``Options(can_use_tool=policy.as_can_use_tool())``. A deny is
   `PermissionDeny` with the reason, an allow is `PermissionAllow` (with the rewritten input),
   and no decision is a deny unless ``default="allow"`` (or a `PermissionResult`) is given.
@@ -72,7 +75,15 @@ import attrs
 
 from ._shell import parse as _parse
 from ._shell import scan as _scan
-from .hooks import HookContext, HookMatcher, HookOutput, PreToolUseInput, PreToolUseOutput
+from .hooks import (
+    HookContext,
+    HookMatcher,
+    HookOutput,
+    PreSkillShellCommandInput,
+    PreSkillShellCommandOutput,
+    PreToolUseInput,
+    PreToolUseOutput,
+)
 from .permissions import PermissionAllow, PermissionDeny, PermissionResult, ToolPermissionContext
 
 __all__ = [
@@ -176,14 +187,16 @@ class Policy(abc.ABC):
         """
 
     async def __call__(self, hook_input: Any, context: HookContext) -> HookOutput:
-        """A policy is a PreToolUse hook itself: ``HookMatcher(hooks=[policy])``, or
-        ``Options(hooks={"PreToolUse": [policy]})``."""
+        """A policy is a PreToolUse (and PreSkillShellCommand) hook itself:
+        ``HookMatcher(hooks=[policy])``, or ``Options(hooks={"PreToolUse": [policy]})``."""
         return await PolicyHook(self)(hook_input, context)
 
     def as_hook_matcher(
         self, matcher: str | None = None, *, timeout: float | None = None
     ) -> HookMatcher:
-        """A PreToolUse `HookMatcher` running this policy (for ``matcher`` tools, or all)."""
+        """A `HookMatcher` running this policy (for ``matcher`` tools, or all), for
+        ``PreToolUse`` or ``PreSkillShellCommand`` (whose ``tool_name`` is the shell,
+        ``Bash`` or ``PowerShell``)."""
         return HookMatcher(matcher=matcher, hooks=(PolicyHook(self),), timeout=timeout)
 
     def as_can_use_tool(
@@ -209,7 +222,8 @@ class Policy(abc.ABC):
 
 @attrs.frozen
 class PolicyHook:
-    """A PreToolUse hook callback running a policy: ``await hook(hook_input, context)``."""
+    """A PreToolUse or PreSkillShellCommand hook callback running a policy:
+    ``await hook(hook_input, context)``."""
 
     policy: Policy
 
@@ -222,14 +236,21 @@ class PolicyHook:
     def output(self, hook_input: Any) -> HookOutput:
         """The hook's answer for ``hook_input``, synchronously.
 
+        A skill's shell command (`PreSkillShellCommandInput`) is decided as a call of its
+        shell tool (``Bash``); an allow that rewrote it denies, since the CLI never runs a
+        rewritten skill command.
+
         Raises:
-            TypeError: ``hook_input`` is not a `PreToolUseInput`; registered for another
-                event, the hook fails (and a failing permission hook denies).
+            TypeError: ``hook_input`` is not a `PreToolUseInput` or
+                `PreSkillShellCommandInput`; registered for another event, the hook fails
+                (and a failing permission hook denies).
         """
+        if isinstance(hook_input, PreSkillShellCommandInput):
+            return self._skill_shell_output(hook_input)
         if not isinstance(hook_input, PreToolUseInput):
             raise TypeError(
-                f"a policy hook answers PreToolUse, not {type(hook_input).__name__}; "
-                "register it under 'PreToolUse'"
+                "a policy hook answers PreToolUse and PreSkillShellCommand, not "
+                f"{type(hook_input).__name__}; register it under 'PreToolUse'"
             )
         decision = self.policy.decide(
             hook_input.tool_name, hook_input.tool_input, cwd=hook_input.cwd
@@ -241,6 +262,23 @@ class PolicyHook:
                 permission_decision=decision.kind,
                 permission_decision_reason=decision.reason or None,
                 updated_input=decision.updated_input if decision.kind == "allow" else None,
+            )
+        )
+
+    def _skill_shell_output(self, hook_input: PreSkillShellCommandInput) -> HookOutput:
+        decision = self.policy.decide(
+            hook_input.tool_name, hook_input.tool_input, cwd=hook_input.cwd
+        )
+        if decision.kind == "continue":
+            return HookOutput()
+        kind, reason = decision.kind, decision.reason
+        if kind == "allow" and decision.updated_input is not None:
+            # The CLI never runs a rewritten skill command: the rewrite cannot be honoured.
+            kind = "deny"
+            reason = f"{reason}; a skill's shell command cannot be rewritten".lstrip("; ")
+        return HookOutput(
+            specific=PreSkillShellCommandOutput(
+                permission_decision=kind, permission_decision_reason=reason or None
             )
         )
 

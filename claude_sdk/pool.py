@@ -288,8 +288,11 @@ class SessionPool:
         if options is not None:
             self._restart_options[key] = options
         async with self.session(key) as session:
-            await session.send(prompt)
-            async for message in session.receive_response():
+            sent = await session.send(prompt)
+            # The reply to this very prompt: not a turn the CLI ran on its own (a background
+            # task's completion) nor a prompt an earlier lease left unread.
+            mine = sent if isinstance(sent, str) else None
+            async for message in session.receive_response(mine):
                 seen.append(message)  # noqa: PERF401 - one by one: a failure keeps what came
         reply = reply_of(seen, self.options)
         last = [m.uuid for m in seen if isinstance(m, AssistantMessage) and m.uuid is not None]
@@ -405,7 +408,7 @@ class SessionPool:
             async with open_session(options, transport=slot.transport) as session:
                 # Every prompt of the pool's sessions passes the shared limits.
                 core = session._core
-                core.before_prompt, core.on_result = self._governor.session()
+                core.before_prompt, core.on_result = self._governor.session(core)
                 slot.session = session
                 slot.ready.set()
                 self._notify()

@@ -60,6 +60,13 @@ class Reply:
         return self.result.text
 
     @property
+    def own_turns(self) -> tuple[ResultMessage, ...]:
+        """The results of turns the CLI ran on its own while this reply was read (a task
+        notification when a background command or subagent ended; `ResultMessage.own_turn`),
+        in order. Their messages are in ``messages`` too; ``result`` is never one of them."""
+        return tuple(m for m in self.messages[:-1] if isinstance(m, ResultMessage) and m.own_turn)
+
+    @property
     def structured_output(self) -> Any:
         """The structured output, when ``output_format`` asked for one.
 
@@ -157,8 +164,9 @@ async def _query(
 ) -> AsyncIterator[MessageStream]:
     options = options if options is not None else Options()
     async with open_session(options, transport=transport) as session:
-        await session.send(prompt)
-        yield session.receive_response()
+        sent = await session.send(prompt)
+        # The reply to this very prompt: a turn the CLI runs on its own never ends it.
+        yield session.receive_response(sent if isinstance(sent, str) else None)
         # Leaving the session waits for the CLI to settle while it may still call back
         # (see Session._finish): background work keeps its hooks.
 

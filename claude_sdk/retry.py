@@ -35,6 +35,7 @@ caller drives itself (``Session.send``/``receive_response``): use `ClaudeSDKErro
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from typing import Any
@@ -49,16 +50,34 @@ from .errors import (
     StructuredOutputError,
 )
 
-__all__ = ["RetryAttempt", "RetryPolicy", "TRANSIENT_STATUSES"]
+__all__ = ["MAX_DELAY_LIMIT", "MAX_MULTIPLIER", "RetryAttempt", "RetryPolicy", "TRANSIENT_STATUSES"]
 
 #: The API statuses a `RetryPolicy` treats as transient by default.
 TRANSIENT_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
 
 
-def _positive(name: str) -> Callable[[Any, Any, Any], None]:
+#: The longest delay a policy may ask for, in seconds (an hour): a retry further off than
+#: that is not a retry of this turn.
+MAX_DELAY_LIMIT = 3600.0
+#: The largest growth of the delay per retry.
+MAX_MULTIPLIER = 100.0
+
+
+def _bounded(name: str, ceiling: float) -> Callable[[Any, Any, Any], None]:
+    """A finite number in (0, ``ceiling``]: NaN, infinities, 0, negatives, bools and
+    anything that is not a number are refused when the policy is built."""
+
     def check(instance: Any, attribute: Any, value: Any) -> None:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
-            raise OptionsError(f"RetryPolicy.{name} must be a positive number", option=name)
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float))
+            or not 0 < value <= ceiling  # False for NaN
+        ):
+            raise OptionsError(
+                f"RetryPolicy.{name} must be a number above 0 and at most {ceiling:g}, "
+                f"not {value!r}",
+                option=name,
+            )
 
     return check
 
@@ -106,6 +125,12 @@ class RetryPolicy:
     multiplier ** (n - 1))``, less up to ``jitter`` of it at random (so many clients that
     failed together do not come back together).
 
+    Every figure is finite and bounded, or refused when the policy is built
+    (`OptionsError`): ``max_attempts`` 1 to 100, delays above 0 and at most an hour
+    (`MAX_DELAY_LIMIT`), ``multiplier`` above 0 and at most 100, ``jitter`` 0 to 1. So no
+    retry waits longer than an hour, and the whole of a turn's waits at most
+    ``(max_attempts - 1) * max_delay``.
+
     Attributes:
         max_attempts: attempts in all, the first included (1 never retries).
         initial_delay: seconds before the first retry (before jitter).
@@ -118,9 +143,11 @@ class RetryPolicy:
     """
 
     max_attempts: int = attrs.field(default=4, validator=_max_attempts)
-    initial_delay: float = attrs.field(default=1.0, validator=_positive("initial_delay"))
-    max_delay: float = attrs.field(default=30.0, validator=_positive("max_delay"))
-    multiplier: float = attrs.field(default=2.0, validator=_positive("multiplier"))
+    initial_delay: float = attrs.field(
+        default=1.0, validator=_bounded("initial_delay", MAX_DELAY_LIMIT)
+    )
+    max_delay: float = attrs.field(default=30.0, validator=_bounded("max_delay", MAX_DELAY_LIMIT))
+    multiplier: float = attrs.field(default=2.0, validator=_bounded("multiplier", MAX_MULTIPLIER))
     jitter: float = attrs.field(default=0.5, validator=_jitter)
     statuses: frozenset[int] = attrs.field(default=TRANSIENT_STATUSES, converter=frozenset)
     on_attempt: Callable[[RetryAttempt], Any] | None = attrs.field(default=None, eq=False)
@@ -128,8 +155,14 @@ class RetryPolicy:
     def delay(self, retry: int, draw: float | None = None) -> float:
         """Seconds to wait before retry ``retry`` (1 is the first); ``draw`` in [0, 1) is
         the random part (a fresh one when None)."""
-        base = min(self.max_delay, self.initial_delay * self.multiplier ** max(0, retry - 1))
+        exponent = max(0, retry - 1)
+        try:
+            grown = self.initial_delay * self.multiplier**exponent
+        except OverflowError:  # far past max_delay anyway
+            grown = math.inf
+        base = min(self.max_delay, grown)
         share = random.random() if draw is None else draw
+        share = min(max(share, 0.0), 1.0) if math.isfinite(share) else 0.0
         return base * (1 - self.jitter * share)
 
     def is_transient(self, error: BaseException) -> bool:

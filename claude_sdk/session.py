@@ -33,7 +33,7 @@ import logging
 import sys
 from collections.abc import AsyncIterable, AsyncIterator, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager
-from typing import Any, Final, Literal, TypeVar
+from typing import Any, Final, Literal, TypeVar, overload
 
 import anyio
 import attrs
@@ -186,25 +186,35 @@ class Session:
     # ---------------------------------------------------------------------------------
     # conversation
 
+    @overload
+    async def send(self, prompt: str | Sequence[ContentBlock] | UserMessage) -> str: ...
+
+    @overload
+    async def send(self, prompt: AsyncIterable[UserMessage]) -> tuple[str, ...]: ...
+
     async def send(
         self,
         prompt: str | Sequence[ContentBlock] | UserMessage | AsyncIterable[UserMessage],
-    ) -> None:
+    ) -> str | tuple[str, ...]:
         """Write a prompt (a string, content blocks, a `UserMessage`, or a stream of them).
 
-        Prompts sent while a turn runs are queued by the CLI; results come back in order.
+        Prompts sent while a turn runs are queued by the CLI; their replies come back in
+        order (`receive_response`).
+
+        Returns:
+            The prompt's uuid (the one the `UserMessage` carries, or one made for it): pass
+            it to ``receive_response(prompt)`` to read that prompt's reply whatever else
+            was sent. For a stream of messages, the uuids of the messages sent.
         """
         if isinstance(prompt, str):
-            await self._send_user(UserMessage.prompt(prompt))
-        elif isinstance(prompt, UserMessage):
-            await self._send_user(prompt)
-        elif isinstance(prompt, AsyncIterable):
-            async for message in prompt:
-                await self._send_user(message)
-        else:
-            await self._send_user(UserMessage.prompt(list(prompt)))
+            return await self._send_user(UserMessage.prompt(prompt))
+        if isinstance(prompt, UserMessage):
+            return await self._send_user(prompt)
+        if isinstance(prompt, AsyncIterable):
+            return tuple([await self._send_user(message) async for message in prompt])
+        return await self._send_user(UserMessage.prompt(list(prompt)))
 
-    async def _send_user(self, message: UserMessage) -> None:
+    async def _send_user(self, message: UserMessage) -> str:
         core = self._core
         core.raise_if_closed()
         if core.before_prompt is not None:
@@ -212,19 +222,36 @@ class Session:
             core.raise_if_closed()
         if core.options.verbatim_prompts and message.client_composed is None:
             message = attrs.evolve(message, client_composed=True)
-        line = core.protocol.send_prompt(message)
+        protocol = core.protocol
+        line = protocol.send_prompt(message)
         core.debug = logger.isEnabledFor(logging.DEBUG)  # for this turn's callbacks
         if core.telemetry.enabled:
             core.telemetry.turn_started(message.text)
         await core.write(line)
+        return protocol.last_prompt
 
     def receive_messages(self) -> MessageStream:
-        """Every message, until the CLI's output ends."""
-        return MessageStream(self._core, until_result=False)
+        """Every message, until the CLI's output ends (turns of the CLI's own included)."""
+        return MessageStream(self._core)
 
-    def receive_response(self) -> MessageStream:
-        """The messages of the next turn, up to and including its `ResultMessage`."""
-        return MessageStream(self._core, until_result=True)
+    def receive_response(self, prompt: str | None = None) -> MessageStream:
+        """The messages up to and including the `ResultMessage` that answers a prompt:
+        ``prompt`` (a uuid `send` returned), or by default the oldest prompt whose reply
+        no ``receive_response`` has handed out yet.
+
+        Only a result that answers that prompt ends the stream. A turn the CLI runs on its
+        own (a task notification when a background command or subagent ends, a scheduled
+        wake-up) and a repeated result pass through on the way, marked
+        (`ResultMessage.own_turn`), and do not end it. When the CLI answers several queued
+        prompts in one turn, each prompt's ``receive_response`` ends with that one result.
+
+        Raises:
+            PromptWithdrawnError: the CLI withdrew the prompt (``interrupt`` with
+                ``cancel_queued``, ``cancel_async_message``): no result will come. A
+                withdrawn prompt is skipped when a later one still awaits its reply.
+            SessionClosedError: the CLI's output ended before the result.
+        """
+        return MessageStream(self._core, self._core.protocol.claim(prompt))
 
     async def close(self) -> None:
         """Close the CLI's stdin: it finishes what it is doing and exits."""
@@ -296,8 +323,7 @@ class Session:
         core.raise_if_closed()
         watch = core.protocol.watch_interrupt()
         try:
-            response = await self.request(c.InterruptRequest(cancel_queued=cancel_queued))
-            watch.answered(response)
+            await self.request(c.InterruptRequest(cancel_queued=cancel_queued))
             seconds = core.options.control_timeout if wait is None else wait
             with anyio.move_on_after(seconds):
                 await core.wait_for(lambda: watch.decided)

@@ -170,13 +170,16 @@ class SyncSession:
         """The underlying async session (use it only from the portal's loop)."""
         return self._session
 
-    def send(self, prompt: Prompt) -> None:
-        """Write a prompt."""
-        self._portal.call(self._session.send, prompt)
+    def send(self, prompt: Prompt) -> str | tuple[str, ...]:
+        """Write a prompt; returns its uuid (`Session.send`)."""
+        sent: str | tuple[str, ...] = self._portal.call(self._session.send, prompt)
+        return sent
 
-    def receive_response(self) -> Iterator[Message]:
-        """The messages of the next turn, up to and including its result."""
-        return _iterate(self._portal, self._session.receive_response())
+    def receive_response(self, prompt: str | None = None) -> Iterator[Message]:
+        """The messages up to and including the result that answers ``prompt`` (default:
+        the oldest prompt whose reply was not handed out yet); see
+        `Session.receive_response`."""
+        return _iterate(self._portal, self._session.receive_response(prompt))
 
     def receive_messages(self) -> Iterator[Message]:
         """Every message, until the CLI's output ends."""

@@ -27,7 +27,14 @@ from hypothesis import strategies as st
 
 import claude_sdk as cs
 from claude_sdk._protocol.codec import default_codec
-from claude_sdk.hooks import HookContext, HookOutput, PreToolUseInput, PreToolUseOutput
+from claude_sdk.hooks import (
+    HookContext,
+    HookOutput,
+    PreSkillShellCommandInput,
+    PreSkillShellCommandOutput,
+    PreToolUseInput,
+    PreToolUseOutput,
+)
 from claude_sdk.permissions import PermissionAllow, PermissionDeny, ToolPermissionContext
 from claude_sdk.policies import (
     Decision,
@@ -900,6 +907,82 @@ async def test_as_hook_refuses_other_events() -> None:
             cs.StopInput(session_id="s", transcript_path="/t", cwd="/", stop_hook_active=False),
             HookContext(callback_id="hook_0"),
         )
+
+
+def _skill_shell_input(command: str, cwd: str = "/") -> PreSkillShellCommandInput:
+    return PreSkillShellCommandInput(
+        session_id="s",
+        transcript_path="/t.jsonl",
+        cwd=cwd,
+        tool_name="Bash",
+        tool_input={"command": command},
+        tool_use_id="u:inner:preamble-0",
+        command_name="mk",
+        invoked_by="user",
+    )
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        (
+            "sudo rm -rf /",
+            {
+                "hookSpecificOutput": {
+                    "hookEventName": "PreSkillShellCommand",
+                    "permissionDecision": "deny",
+                    "permissionDecisionReason": "the command 'rm -rf /' matches the denied "
+                    "pattern 'rm -rf'",
+                }
+            },
+        ),
+        (
+            "ls",
+            {
+                "hookSpecificOutput": {
+                    "hookEventName": "PreSkillShellCommand",
+                    "permissionDecision": "allow",
+                    "permissionDecisionReason": "every command is allowed",
+                }
+            },
+        ),
+        ("cat x", {"hookSpecificOutput": {
+            "hookEventName": "PreSkillShellCommand",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": "the command 'cat x' is not allowed (allowed: 'ls')",
+        }}),
+    ],
+)  # fmt: skip
+async def test_as_a_skill_shell_command_hook(command: str, expected: dict[str, Any]) -> None:
+    """Issue 26, item 6: a skill's inline shell command is decided as a Bash call (before, the
+    hook refused the input with a TypeError)."""
+    policy = chain(deny_commands("rm -rf"), require_command("ls", allow=True))
+    output = await _run_hook(policy, _skill_shell_input(command), matcher="Bash")
+    assert codec.unstructure(output) == expected
+
+
+def test_a_rewrite_of_a_skill_shell_command_denies() -> None:
+    """The CLI never runs a rewritten skill command: an allow with a new input denies."""
+
+    class Rewrite(Policy):
+        name = "rewrite"
+
+        def decide(self, tool_name: str, tool_input: Any, *, cwd: str | None = None) -> Decision:
+            return Decision.allow("safer", updated_input={"command": "true"})
+
+    hook = Rewrite().as_hook_matcher().hooks[0]
+    assert isinstance(hook, PolicyHook)
+    output = hook.output(_skill_shell_input("make"))
+    assert output.specific == PreSkillShellCommandOutput(
+        permission_decision="deny",
+        permission_decision_reason="safer; a skill's shell command cannot be rewritten",
+    )
+
+
+def test_a_policy_is_accepted_as_a_skill_shell_command_hook() -> None:
+    policy = deny_commands("rm -rf")
+    options = cs.Options(hooks={"PreToolUse": [policy], "PreSkillShellCommand": [policy]})
+    assert set(options.hooks) == {"PreToolUse", "PreSkillShellCommand"}
 
 
 def test_the_hook_answers_synchronously_too() -> None:

@@ -4,6 +4,7 @@ Messages API answering 529: tests/e2e/test_retry_e2e.py."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import anyio.lowlevel
@@ -12,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import claude_sdk as cs
-from claude_sdk.retry import RetryPolicy
+from claude_sdk.retry import MAX_DELAY_LIMIT, RetryPolicy
 from claude_sdk.testing import FakeCLI, ScriptedCLI
 
 FAST = RetryPolicy(initial_delay=0.001, max_delay=0.01)
@@ -103,6 +104,56 @@ async def test_limits_and_interrupts_are_not_retried(fields: dict[str, Any]) -> 
     with pytest.raises(cs.ResultError):
         await cs.ask("hello", options=cs.Options(retry=FAST), transport=fake)
     assert len(fake.clis) == 1
+
+
+@pytest.mark.parametrize(
+    "stderr",
+    [
+        "error: unknown option '--no-such-flag'\n",
+        "There's an issue with the selected model (claude-nope). It may not exist.\n",
+        "No conversation found with session ID: 0d3c6c8a-1111-4222-8333-444455556666\n",
+        "",
+    ],
+    ids=["unknown-option", "invalid-model", "invalid-resume", "silent"],
+)
+async def test_a_cli_that_refuses_to_start_is_never_retried(stderr: str) -> None:
+    """Exited with a status before it answered initialize: the same start fails the same
+    way (issue 26: [started 4 times of 4])."""
+
+    async def refuses(cli: ScriptedCLI) -> None:
+        await cli.exit(1, stderr)
+
+    fake = FakeCLI(refuses)
+    with pytest.raises(cs.ProcessError) as info:
+        await cs.ask("hello", options=cs.Options(retry=FAST), transport=fake)
+    assert len(fake.clis) == 1
+    assert info.value.kind == "startup"
+    assert not info.value.retryable
+    assert "refused to start" in str(info.value)
+    # In a pool too.
+    fake = FakeCLI(refuses)
+    async with cs.SessionPool(cs.Options(retry=FAST), transport=fake) as pool:
+        with pytest.raises(cs.ProcessError):
+            await pool.ask("k", "hello")
+    assert len(fake.clis) == 1
+
+
+async def test_a_cli_killed_before_it_answered_initialize_may_be_retried() -> None:
+    """A signal is not a refusal: it may have been anything (the OOM killer)."""
+
+    async def killed_once(cli: ScriptedCLI) -> None:
+        if cli.index == 0:
+            await cli.exit(-9)
+            return
+        await cli.handshake()
+        prompt = await cli.next_prompt()
+        await cli.turn(text=f"ok: {prompt.text}")
+        await cli.serve_until_stdin_closes()
+
+    fake = FakeCLI(killed_once)
+    reply = await cs.ask("hello", options=cs.Options(retry=FAST), transport=fake)
+    assert reply.text == "ok: hello"
+    assert len(fake.clis) == 2
 
 
 async def test_a_cli_killed_mid_turn_is_retried() -> None:
@@ -217,11 +268,52 @@ def test_backoff_is_bounded_and_jittered(
         {"max_delay": -1},
         {"jitter": 2},
         {"multiplier": True},
+        # Issue 26: every figure finite and bounded ([max_delay=inf slept forever; 1e308
+        # multipliers overflowed]).
+        {"max_delay": math.inf},
+        {"max_delay": math.nan},
+        {"initial_delay": math.inf},
+        {"initial_delay": math.nan},
+        {"multiplier": 1e308},
+        {"multiplier": math.inf},
+        {"multiplier": math.nan},
+        {"jitter": math.nan},
+        {"max_delay": 1e9},
+        {"initial_delay": 3600.5},
+        {"multiplier": 101},
+        {"max_delay": "30"},
     ],
 )
 def test_bad_policies_are_option_errors(bad: dict[str, Any]) -> None:
     with pytest.raises(cs.OptionsError):
         RetryPolicy(**bad)
+
+
+@given(
+    initial=st.floats(allow_nan=True, allow_infinity=True),
+    cap=st.floats(allow_nan=True, allow_infinity=True),
+    multiplier=st.floats(allow_nan=True, allow_infinity=True),
+    jitter=st.floats(allow_nan=True, allow_infinity=True),
+    attempts=st.integers(-5, 200),
+)
+def test_every_figure_of_a_policy_is_finite_and_bounded_or_refused(
+    initial: float, cap: float, multiplier: float, jitter: float, attempts: int
+) -> None:
+    try:
+        policy = RetryPolicy(
+            max_attempts=attempts,
+            initial_delay=initial,
+            max_delay=cap,
+            multiplier=multiplier,
+            jitter=jitter,
+        )
+    except cs.OptionsError:
+        return
+    for retry in range(1, policy.max_attempts + 1):
+        for draw in (0.0, 0.5, 0.999999):
+            delay = policy.delay(retry, draw)
+            assert math.isfinite(delay)
+            assert 0 <= delay <= policy.max_delay <= MAX_DELAY_LIMIT
 
 
 def test_options_take_only_a_policy() -> None:

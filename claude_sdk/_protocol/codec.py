@@ -28,6 +28,11 @@ Contract:
   ``JSON.stringify`` does), on every path.
 * Known limitation: orjson turns integers beyond 64 bits (but within the float range) into
   floats (ijl/orjson#308); such a value decodes rounded.
+* A codec may be used from any thread, first uses included (issue 26): its generator builds
+  under a lock and publishes only what is complete (``_protocol.generate``); what the codec
+  itself keeps on first use (`verified`'s checks, the envelope keys of `answer_line`, the
+  frame dispatcher) is the same value whichever thread makes it, stored in one assignment.
+  Once built, nothing takes a lock.
 
 Validation of types and the report of unknown kinds and fields is the job of the strict
 checker, ``Codec.drift(frame)``, which tests and ``python -m claude_sdk.testing drift`` use.

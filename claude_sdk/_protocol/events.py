@@ -104,12 +104,28 @@ class Answer:
 
 
 class TurnEnded:
-    """A ``result`` arrived: a turn ended (the result is also in the messages)."""
+    """A ``result`` arrived: a turn ended (the result is also in the messages).
 
-    __slots__ = ("result",)
+    Attributes:
+        result: the result.
+        settled: the host's prompts (uuids) it settled, in the order the CLI named them;
+            empty for a turn of the CLI's own (a task notification, a background
+            completion) or a repeated result: such a result ends no caller's turn.
+    """
 
-    def __init__(self, result: ResultMessage) -> None:
+    __slots__ = ("result", "settled")
+
+    def __init__(self, result: ResultMessage, settled: tuple[str, ...] = ()) -> None:
         self.result = result
+        self.settled = settled
+
+    @property
+    def own_turn(self) -> bool:
+        """The result settled none of the host's prompts."""
+        return not self.settled
+
+    def __repr__(self) -> str:
+        return f"TurnEnded({self.result.subtype!r}, settled={self.settled!r})"
 
 
 class Mirrored:

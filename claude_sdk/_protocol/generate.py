@@ -12,6 +12,21 @@ per-field validation. The encoders (`Generator.unstructure_fn`) write what an in
 
 Module-level caches here (`field_types`, the evaluated annotations) are memos of pure
 functions of a class, not registries: the same for every generator.
+
+Threads (issue 26): a generator may be used from any thread, first uses included (Dask and Ray
+workers open sessions from several threads of a fresh process). Everything it learns is built
+under its lock (a reentrant one: building a class's decoder builds those of its fields) and
+published once complete, by one assignment into a dict that readers consult without a lock:
+
+* a generated function is in the namespace before its name is published, and a function
+  built while building another (a field's class, or a class that refers back to one being
+  built) is published with it, when the outermost build is done, so that no published
+  function calls a name that is not there yet;
+* a schema part's specs and unions are added before the part leaves the list of parts
+  still to load, so that a reader that no longer sees the part sees what it added;
+* a union's table of functions by tag is filled in one update.
+
+Once built, decoding and encoding take no lock.
 """
 
 from __future__ import annotations
@@ -21,6 +36,7 @@ import enum
 import inspect
 import logging
 import sys
+import threading
 import types
 import typing
 from collections.abc import Callable, Iterator, Mapping
@@ -150,12 +166,21 @@ class Generator:
         }
         self.structure_fns: dict[type, Callable[[dict[str, Any]], Any]] = {}
         self.unstructure_fns: dict[type, Callable[[Any], dict[str, Any]]] = {}
+        #: What is built is built under this lock (see the module docstring); only the
+        #: thread that holds it reads or writes `_staged` and `_counter`, or writes `_loading`.
+        self._lock = threading.RLock()
+        #: Key -> the name of its generated function in `ns`, once it is there (published).
         self._names: dict[Any, str] = {}
+        #: The names of the functions of the current build, published when it is done.
+        self._staged: dict[Any, str] = {}
+        self._depth = 0
         self._counter = 0
         self._passthrough: dict[Any, bool] = {}
         self._converter: cattrs.Converter | None = None
         self._specs: dict[type, WireSpec] = dict(schema.specs)
         self._parts: dict[str, Callable[[], Schema]] = dict(schema.parts)
+        #: Module -> the thread adding its schema part.
+        self._loading: dict[str, int] = {}
         for union in schema.unions:
             self._add_union(union)
 
@@ -174,12 +199,24 @@ class Generator:
         """Add the schema part of ``cls``'s module, if the schema has one not added yet."""
         if not self._parts:
             return
-        part = self._parts.pop(getattr(cls, "__module__", ""), None)
-        if part is not None:
-            schema = part()
-            self._specs.update(schema.specs)
-            for union in schema.unions:
-                self._add_union(union)
+        module = getattr(cls, "__module__", "")
+        part = self._parts.get(module)
+        if part is None or self._loading.get(module) == threading.get_ident():
+            return  # none, or this thread is adding it (the members of its unions)
+        # Called without the lock: it imports the part's module, and an import takes the
+        # import system's own locks (a pure function: two threads may both call it).
+        schema = part()
+        with self._lock:
+            if module not in self._parts:
+                return  # added meanwhile
+            self._loading[module] = threading.get_ident()
+            try:
+                self._specs.update(schema.specs)
+                for union in schema.unions:
+                    self._add_union(union)
+            finally:
+                del self._loading[module]
+            del self._parts[module]  # last: whoever no longer sees the part sees its classes
 
     def _tag_of(self, cls: type) -> tuple[str, str] | None:
         for name in TAG_NAMES:
@@ -246,9 +283,17 @@ class Generator:
     @property
     def converter(self) -> cattrs.Converter:
         """A cattrs converter that knows this generator's classes (made on first use)."""
-        if self._converter is None:
-            import cattrs  # on first use: the generated decoders need it only for exotic types
+        conv = self._converter
+        if conv is None:
+            conv = self._make_converter()
+        return conv
 
+    def _make_converter(self) -> cattrs.Converter:
+        import cattrs  # on first use: the generated decoders need it only for exotic types
+
+        with self._lock:
+            if self._converter is not None:  # made by another thread meanwhile
+                return self._converter
             conv = cattrs.Converter()
 
             def is_wire_class(tp: Any) -> bool:
@@ -260,8 +305,8 @@ class Generator:
                 lambda tp: self.union_entry(tp) is not None,
                 lambda v, tp: self.ns[self._union_fn_name(tp)](v),
             )
-            self._converter = conv
-        return self._converter
+            self._converter = conv  # published once its hooks are registered
+            return conv
 
     def _is_wire_class(self, cls: type) -> bool:
         module = getattr(cls, "__module__", "")
@@ -360,36 +405,63 @@ class Generator:
     # -- names in the namespace ---------------------------------------------------------------
 
     def _bind(self, value: Any, hint: str) -> str:
-        """Put ``value`` in the generated code's namespace and return its name."""
+        """Put ``value`` in the generated code's namespace and return its name (called while
+        building, with the lock held)."""
         self._counter += 1
         safe = "".join(c if c.isalnum() else "_" for c in hint)[:40]
         name = f"_{safe}_{self._counter}"
         self.ns[name] = value
         return name
 
+    def _generated(self, key: Any, name: str, build: Callable[[], Callable[..., Any]]) -> str:
+        """The name of the generated function of ``key``, built by ``build`` if needed.
+
+        The callers look in `_names` first, without the lock. A build that refers to a
+        function this thread is building (a class that contains itself, two classes that
+        contain each other) gets its name at once: the function is in the namespace before
+        anyone else can call it, since every function of a build is published only when the
+        outermost build is done.
+        """
+        with self._lock:
+            found = self._names.get(key) or self._staged.get(key)
+            if found is not None:
+                return found
+            self._staged[key] = name
+            self._depth += 1
+            try:
+                self.ns[name] = build()
+            except BaseException:
+                self._staged.pop(key, None)
+                if self._depth == 1:
+                    self._staged.clear()  # nothing of a failed build is published
+                raise
+            finally:
+                self._depth -= 1
+            if self._depth == 0:
+                self._names.update(self._staged)  # each name is in `ns` already
+                self._staged.clear()
+        return name
+
     def _struct_name(self, cls: type) -> str:
         key = ("s", cls)
-        if key not in self._names:
-            self._names[key] = name = f"_s_{cls.__name__}_{id(cls):x}"
-            self.ns[name] = self._build_structure(cls)
-        return self._names[key]
+        return self._names.get(key) or self._generated(
+            key, f"_s_{cls.__name__}_{id(cls):x}", lambda: self._build_structure(cls)
+        )
 
     def _unstruct_name(self, cls: type) -> str:
         key = ("u", cls)
-        if key not in self._names:
-            self._names[key] = name = f"_u_{cls.__name__}_{id(cls):x}"
-            self.ns[name] = self._build_unstructure(cls)
-        return self._names[key]
+        return self._names.get(key) or self._generated(
+            key, f"_u_{cls.__name__}_{id(cls):x}", lambda: self._build_unstructure(cls)
+        )
 
     def _union_fn_name(self, tp: Any) -> str:
         entry = self.union_entry(tp)
         if entry is None:
             raise TypeError(f"{tp!r} is not a union of this codec's schema")
         key = ("union", id(entry))
-        if key not in self._names:
-            self._names[key] = name = f"_d_union_{id(entry):x}"
-            self.ns[name] = self._build_union_fn(entry)
-        return self._names[key]
+        return self._names.get(key) or self._generated(
+            key, f"_d_union_{id(entry):x}", lambda: self._build_union_fn(entry)
+        )
 
     # -- what converts, and how ------------------------------------------------------------
 
@@ -826,8 +898,9 @@ class Generator:
 
             return first_call
 
-        for tag in [*entry.members, *entry.nested]:
-            fns[tag] = lazy(tag)
+        # In one update: the table is read without a lock (here, by the code of the lists of
+        # this union's members, and by the codec's frame decoder).
+        fns.update({tag: lazy(tag) for tag in [*entry.members, *entry.nested]})
 
         # The hot path is one lookup and one call; anything unusual (an unknown tag, a value
         # that is not an object, a shape that does not fit) is sorted out by ``slow``.

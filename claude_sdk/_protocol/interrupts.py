@@ -6,10 +6,10 @@ An ``interrupt`` request's answer says only which prompts are still queued (and,
 §5.3), or an ordinary result when the turn finished before the interrupt reached the CLI.
 
 `Protocol.watch_interrupt` makes an `InterruptWatch` *before* the request is written, from the
-prompts open at that moment; the protocol tells every watch how those prompts settle (by a
-result, or withdrawn) and when the CLI reports ``idle``; the driver hands it the answer
-(`InterruptWatch.answered`) and waits until `InterruptWatch.decided`, then reads the
-`InterruptReceipt`.
+prompts open at that moment; the next ``interrupt`` request the protocol builds is the one it
+follows. The protocol tells every watch how those prompts settle (by a result, or withdrawn),
+when the CLI reports ``idle``, and its request's answer (`InterruptWatch.answered`); the
+driver only waits until `InterruptWatch.decided`, then reads the `InterruptReceipt`.
 
 Rules:
 
@@ -47,9 +47,11 @@ class InterruptWatch:
         busy: the CLI reported itself busy (not ``idle``) at that moment.
     """
 
-    __slots__ = ("_busy_unnamed", "_cancelled", "_results", "_waiting", "response")
+    __slots__ = ("_busy_unnamed", "_cancelled", "_results", "_waiting", "request_id", "response")
 
     def __init__(self, open_prompts: Iterable[str], *, busy: bool) -> None:
+        #: The ``interrupt`` request it follows (the next one sent after it was made).
+        self.request_id: str | None = None
         self._waiting = set(open_prompts)
         self._busy_unnamed = busy and not self._waiting
         self._results: list[ResultMessage] = []

@@ -78,13 +78,14 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final
 
 import attrs
 
 from .._version import __version__
 from ..control import HookMatcherConfig, InitializeRequest
+from ..hooks import HOOK_EVENT_SINCE, unsupported_hook_events
 from ..options import (
     McpHttpServer,
     McpSSEServer,
@@ -95,6 +96,7 @@ from ..options import (
     SystemPromptPreset,
     ToolsPreset,
 )
+from .answers import DENY_ON_FAILURE
 from .codec import dumps, loads
 from .framing import DEFAULT_MAX_LINE_BYTES
 
@@ -106,6 +108,7 @@ __all__ = [
     "build_initialize",
     "build_launch_spec",
     "debug_to_stderr",
+    "hook_support_warning",
     "mcp_config",
     "mcp_server_wire",
     "register_hooks",
@@ -195,8 +198,9 @@ class HookRegistration:
 
 
 #: ``onFailure`` for matchers that leave it unset: a permission hook that fails or is not
-#: answered in time blocks the action (fail closed); other events keep the CLI's default.
-DEFAULT_ON_FAILURE: Mapping[str, str] = {"PreToolUse": "block", "PermissionRequest": "block"}
+#: answered in time blocks the action (fail closed), for the events whose failing hook the SDK
+#: answers with a deny (``answers.DENY_ON_FAILURE``); other events keep the CLI's default.
+DEFAULT_ON_FAILURE: Mapping[str, str] = dict.fromkeys(sorted(DENY_ON_FAILURE), "block")
 
 
 def register_hooks(
@@ -230,6 +234,22 @@ def register_hooks(
                     )
                 )
     return (config or None), table
+
+
+def hook_support_warning(hooks: Iterable[str], cli_version: str | None) -> str | None:
+    """What to warn of when hooks are registered (``hooks``: event names, or an
+    ``Options.hooks`` mapping) for events the CLI of ``cli_version`` does not have, which it
+    accepts and never calls; None when there are none (or the version cannot be read)."""
+    missing = unsupported_hook_events(hooks, cli_version)
+    if not missing:
+        return None
+    events = ", ".join(f"{event} (CLI {HOOK_EVENT_SINCE[event]} and later)" for event in missing)
+    plural = len(missing) > 1
+    return (
+        f"this CLI ({cli_version}) does not have the hook event{'s' if plural else ''} "
+        f"{events}: {'their' if plural else 'its'} hooks are registered and never called; "
+        "update the CLI"
+    )
 
 
 # --------------------------------------------------------------------------------------

@@ -60,7 +60,9 @@ from ..errors import (
     LineTooLongError,
     MessageDecodeError,
     ProcessError,
+    ResultError,
     SessionClosedError,
+    SessionNotFoundError,
 )
 from .codec import Codec, default_codec
 from .events import (
@@ -78,6 +80,7 @@ from .events import (
 )
 from .interrupts import InterruptWatch
 from .schema import answer_types
+from .turns import Claim, Ledger, mark
 
 __all__ = ["DEFERRED_PREFIXES", "Protocol"]
 
@@ -111,6 +114,15 @@ _NO_EVENTS: Final[tuple[Any, ...]] = ()
 _MISSING: Final[Any] = object()
 _startswith: Final[Callable[..., bool]] = bytes.startswith
 _repeat = itertools.repeat
+
+
+def _not_a_prompt(origin: Any) -> bool:
+    """A result's ``origin`` says its turn was not run for a prompt (a task notification,
+    a scheduled wake-up): only ``human`` (or no origin) is a prompt's turn."""
+    if not isinstance(origin, dict):
+        return False
+    kind = origin.get("kind")
+    return kind is not None and kind != "human"
 
 
 def _first_type(line: bytes) -> bytes | None:
@@ -157,6 +169,9 @@ class Protocol:
             a subclass in which the driver keeps what it serves a request with.
         mirror: ``transcript_mirror`` frames become `Mirrored` events for the driver (its
             session store) instead of messages for the consumer.
+        callbacks: the host registered callbacks the CLI may call (hooks, ``can_use_tool``,
+            in-process MCP servers, dialogs): stdin must stay open while it may (see
+            `may_close_stdin`).
 
     Attributes:
         messages: what the consumer reads, in order: frames, and message lines not decoded
@@ -180,8 +195,10 @@ class Protocol:
         defer_messages: bool = True,
         request_class: type[InboundRequest] = InboundRequest,
         mirror: bool = False,
+        callbacks: bool = False,
     ) -> None:
         self._mirror = mirror
+        self._callbacks = callbacks
         self._codec = codec if codec is not None else default_codec()
         self._request_class = request_class
         self._decode = self._codec.decode_frame
@@ -202,10 +219,14 @@ class Protocol:
         self._named = False  # the CLI names prompts (user_message_uuids, command_lifecycle)
         self._cancel_targets: dict[str, str] = {}  # cancel_async_message request -> uuid
         self._watches: list[InterruptWatch] = []  # interrupts waiting for their outcome
+        #: The host's prompts whose reply no consumer took yet (`claim`).
+        self.ledger = Ledger()
         self._answer_types = answer_types()
         self.session_id: str | None = None
         self.state: str | None = None
         self.prompts_sent = 0
+        #: The uuid of the last prompt `send_prompt` wrote.
+        self.last_prompt = ""
         self.results = 0
         self.prompts_cancelled = 0
         self.last_result: m.ResultMessage | None = None
@@ -213,6 +234,12 @@ class Protocol:
         self.failure: BaseException | None = None
         self.ended = False
         self.closing = False
+        #: The CLI answered ``initialize`` (it started; before that, an exit is a refusal).
+        self.initialized = False
+        #: The clock of the last output from the CLI, as the driver reported it (`activity`).
+        self.last_activity = 0.0
+        #: The host's callbacks running now (the CLI waits for them: it owes no output).
+        self.callbacks_running = 0
         #: `receive_lines` queued messages since the driver last cleared it.
         self.delivered = False
 
@@ -232,6 +259,23 @@ class Protocol:
     def idle(self) -> bool:
         """Every prompt is settled and the CLI does not report work (see the module)."""
         return not self.turn_open and self.state in (None, "idle")
+
+    @property
+    def closed(self) -> bool:
+        """The CLI's output has ended, or the session failed: nothing more is read."""
+        return self.ended or self.failure is not None
+
+    @property
+    def may_close_stdin(self) -> bool:
+        """Whether closing the CLI's stdin now loses nothing (PROTOCOL.md §5.4).
+
+        Once stdin is closed the CLI can no longer call back: while the host has
+        callbacks and a prompt was sent, it stays open until every prompt is settled and
+        the CLI reports ``idle`` (background subagents still run their hooks). Without
+        callbacks, or before any prompt, it may close at once (the CLI finishes a turn it
+        has begun on its own after EOF).
+        """
+        return not self._callbacks or not self.prompts_sent or self.idle
 
     @property
     def pending_requests(self) -> list[str]:
@@ -346,10 +390,10 @@ class Protocol:
             self.results += 1
             self.last_result = frame
             if logger.isEnabledFor(_DEBUG):
-                self._on_result_logged(frame)
+                settles = self._on_result_logged(frame)
             else:
-                self._on_result(frame)
-            return TurnEnded(frame)
+                settles = self._on_result(frame)
+            return TurnEnded(frame, settles)
         if cls is m.SessionStateChangedMessage:
             state = frame.state
             self.state = state if isinstance(state, str) else None
@@ -393,32 +437,46 @@ class Protocol:
             )
         return Mirrored(frame.file_path, kept, len(line))
 
-    def _on_result(self, frame: m.ResultMessage) -> None:
+    def _on_result(self, frame: m.ResultMessage) -> tuple[str, ...]:
+        """Settle the prompts ``frame`` answers; returns them, as marked on the frame.
+
+        A result that names prompts (``user_message_uuids``, ``user_message_uuid``)
+        answers those of ours among them; naming none of ours (``[]``, other uuids, or
+        prompts answered already) it is a turn of the CLI's own, or a repeat. A CLI that
+        never names prompts answers them in order, one per result, except a result whose
+        ``origin`` says the turn was not a prompt's (a task notification).
+        """
         uuids = frame.user_message_uuids
         one = frame.user_message_uuid
         names = isinstance(uuids, list) or isinstance(one, str)
         if not isinstance(uuids, list):
             uuids = [one] if isinstance(one, str) else []
+        named: list[str] = []
         if names:
-            # A result that names prompts settles ours among them (none: a turn of the CLI's
-            # own, or of prompts this session did not send).
             self._named = True
-            for u in self._named_ours(uuids):
+            # The decoders trust the field's type; a hostile CLI may send anything in it.
+            named = [u for u in uuids if isinstance(u, str)]  # type: ignore[redundant-expr]
+        elif not self._named and self._open and not _not_a_prompt(frame.origin):
+            named = [next(iter(self._open))]
+        # The reply: a prompt gets the first result that names it, even after its
+        # lifecycle said "completed" (the CLI may write that first).
+        settles = self.ledger.answer(named, frame) if named else ()
+        mark(frame, settles)
+        for u in named:
+            if u in self._open:
                 self._settle_prompt(u, result=frame)
-        elif not self._named and self._open:
-            # A CLI that never names prompts: a result answers the oldest one.
-            self._settle_prompt(next(iter(self._open)), result=frame)
         for watch in self._watches:
             watch.result(frame)
+        return settles
 
-    def _on_result_logged(self, frame: m.ResultMessage) -> None:
+    def _on_result_logged(self, frame: m.ResultMessage) -> tuple[str, ...]:
         """`_on_result`, and a DEBUG line: which prompts the result settled, how long since
         the first of them was sent, and the result's own figures (no text)."""
         before = dict(self._open)
-        self._on_result(frame)
-        settled = [u for u in before if u not in self._open]
-        sent = [t for u in settled if (t := before[u]) is not None]
+        settles = self._on_result(frame)
+        sent = [t for u in settles if (t := before.get(u)) is not None]
         elapsed = f"{time.monotonic() - min(sent):.3f} s" if sent else "?"
+        origin = frame.origin.get("kind") if isinstance(frame.origin, dict) else None
         logger.debug(
             "turn ended: result %s after %s (CLI: %s ms, %s turns, cost $%s); prompts %s",
             frame.subtype,
@@ -426,16 +484,20 @@ class Protocol:
             frame.duration_ms,
             frame.num_turns,
             frame.total_cost_usd,
-            ", ".join(settled) or "none of ours",
+            ", ".join(settles) or f"none of ours (a turn of the CLI's own: {origin or '?'})",
         )
+        return settles
 
     def _on_lifecycle(self, frame: m.CommandLifecycleMessage) -> None:
         command = frame.command_uuid
         if isinstance(command, str):
             if command in self._open or command in self._made:
                 self._named = True
+            if frame.state == "completed":
+                self.ledger.completed(command)
             if frame.state in ("completed", "cancelled") and command in self._open:
-                self._settle_prompt(command, cancelled=frame.state == "cancelled")
+                cancelled = frame.state == "cancelled"
+                self._settle_prompt(command, cancelled=cancelled, reason="cancelled by the CLI")
             if command in self._made:
                 if frame.state in ("completed", "cancelled"):
                     self._made.discard(command)
@@ -443,10 +505,17 @@ class Protocol:
         self.messages.append(frame)
 
     def _settle_prompt(
-        self, prompt: str, *, cancelled: bool = False, result: m.ResultMessage | None = None
+        self,
+        prompt: str,
+        *,
+        cancelled: bool = False,
+        result: m.ResultMessage | None = None,
+        reason: str = "",
     ) -> None:
         if self._open.pop(prompt, _MISSING) is not _MISSING and cancelled:
             self.prompts_cancelled += 1
+            self.ledger.withdrawn(prompt, reason)
+            self.delivered = True  # a consumer waiting for its reply must hear of it
             logger.debug("prompt %s withdrawn by the CLI (no result will come)", prompt)
         for watch in self._watches:
             watch.settled(prompt, result, cancelled=cancelled)
@@ -551,6 +620,8 @@ class Protocol:
             except Exception as exc:  # the answer arrived but does not fit: fail it now
                 why = f"it does not fit {tp.__name__}: {type(exc).__name__}: {exc}"
                 return Answer(request_id, subtype, error=self._misfit(subtype, body, why))
+        if subtype == "initialize":
+            self.initialized = True
         self._on_answered(request_id, subtype, value)
         return Answer(request_id, subtype, value=value)
 
@@ -568,14 +639,17 @@ class Protocol:
         """Turn accounting from answers: prompts the CLI withdrew will get no result."""
         target = self._cancel_targets.pop(request_id, None)
         if subtype == "interrupt" and isinstance(value, c.InterruptResponse):
+            for watch in self._watches:
+                if watch.request_id == request_id:
+                    watch.answered(value)
             for prompt in self._named_ours(value.cancelled):
-                self._settle_prompt(prompt, cancelled=True)
+                self._settle_prompt(prompt, cancelled=True, reason="interrupt(cancel_queued)")
         elif (
             target is not None
             and isinstance(value, c.CancelAsyncMessageResponse)
             and value.cancelled is True
         ):
-            self._settle_prompt(target, cancelled=True)
+            self._settle_prompt(target, cancelled=True, reason="cancel_async_message")
 
     def skip_line(self, exc: MessageDecodeError) -> None:
         """Count and log a line that was not a frame (also for lines the consumer decodes)."""
@@ -614,11 +688,16 @@ class Protocol:
             and not self.closing
         ):
             assert returncode is not None
+            # Exited with a status before answering ``initialize``: the CLI refused to
+            # start (an unknown option, an invalid model, a bad --resume id): running it
+            # again changes nothing. Killed by a signal, it may have been anything.
+            refused = not self.initialized and returncode > 0
             self.failure = exit_error or ProcessError(
                 exit_code=returncode if returncode >= 0 else None,
                 signal=-returncode if returncode < 0 else None,
                 stderr_tail=stderr_tail,
                 cli_path=cli_path,
+                kind="startup" if refused else None,
             )
         if self.failure is not None:
             error: BaseException = self.failure
@@ -663,6 +742,8 @@ class Protocol:
             self._made.add(prompt)
         line = self._encode(message)
         self.prompts_sent += 1
+        self.last_prompt = prompt
+        self.ledger.sent(prompt)
         if logger.isEnabledFor(_DEBUG):
             # The uuid and the size only: a prompt's text never goes to the log.
             self._open[prompt] = time.monotonic()
@@ -687,11 +768,16 @@ class Protocol:
         self._outbound[request_id] = subtype
         if isinstance(payload, c.CancelAsyncMessageRequest):
             self._cancel_targets[request_id] = payload.message_uuid
+        elif subtype == "interrupt":
+            for watch in self._watches:
+                if watch.request_id is None:
+                    watch.request_id = request_id
         return request_id, line
 
     def watch_interrupt(self) -> InterruptWatch:
-        """Start following an interrupt about to be sent: the prompts open now, and how they
-        settle (see `InterruptWatch`). The driver hands it the answer, and `unwatch` es it."""
+        """Start following the interrupt about to be sent (the next ``interrupt`` request
+        built here): the prompts open now, how they settle, and the request's answer (see
+        `InterruptWatch`). The driver waits until it is decided, and `unwatch` es it."""
         watch = InterruptWatch(self._open, busy=self.state not in (None, "idle"))
         self._watches.append(watch)
         return watch
@@ -737,7 +823,72 @@ class Protocol:
         """The host is closing the CLI's stdin: its exit status is no longer an error."""
         self.closing = True
 
+    def fail(self, error: BaseException) -> list[Answer]:
+        """End the session with ``error`` (the first failure wins) from the host's side: a
+        store that must not be lost, a bug of ours. Every pending host request is answered
+        with the session's failure now (no answer the CLI writes later is taken), and
+        nothing more is read.
+        """
+        if self.failure is None:
+            self.failure = error
+        failure = self.failure
+        answers = [Answer(rid, sub, error=failure) for rid, sub in self._outbound.items()]
+        self._outbound.clear()
+        self._cancel_targets.clear()
+        return answers
+
+    def abort(self) -> bytes | None:
+        """The host leaves in a hurry (an exception, a cancellation): the line of an
+        ``interrupt`` to write without waiting for its answer when a prompt is open (the
+        CLI saves the cut turn), else None. Either way the exit that follows is not an
+        error."""
+        line = None
+        if self.turn_open and not self.closed:
+            request_id, line = self.send_request(c.InterruptRequest())
+            self.abandon(request_id)  # nobody waits for its answer
+            logger.debug("control request interrupt %s sent on abort (not awaited)", request_id)
+        self.close()
+        return line
+
+    def refusal(self, resume: str | None) -> BaseException | None:
+        """Why the CLI refused to start, when its output ended before it answered
+        ``initialize`` with an error result: `SessionNotFoundError` for a ``resume`` (the
+        CLI found no such session), else `ResultError`. None when no error result came
+        (the exit status says what happened)."""
+        result = self.last_result
+        if self.initialized or result is None or result.is_error is not True:
+            return None
+        if resume is not None:
+            errors: list[Any] = list(result.errors or ())  # not checked by the decoder
+            detail = "; ".join(e for e in errors if isinstance(e, str)) or None
+            return SessionNotFoundError(detail, session_id=resume)
+        return ResultError(result=result)
+
+    # -- the inactivity clock ---------------------------------------------------------------
+
+    def activity(self, now: float) -> None:
+        """The CLI wrote something at ``now`` (bytes, not only whole lines), or a callback
+        of the host ended at ``now`` (the CLI owes output again from then)."""
+        if now > self.last_activity:
+            self.last_activity = now
+
+    def inactivity_deadline(self, timeout: float | None) -> float | None:
+        """When ``inactivity_timeout`` expires: ``timeout`` after the last output, None
+        while a callback of the host runs (the CLI waits for us) or without a timeout."""
+        if timeout is None or self.callbacks_running:
+            return None
+        return self.last_activity + timeout
+
     # -- for the consumer ----------------------------------------------------------------
+
+    def claim(self, prompt: str | None = None) -> Claim:
+        """A consumer's wait for the reply to ``prompt`` (None: the next prompt's); see
+        `claude_sdk._protocol.turns`. The driver asks the claim where the wait ends."""
+        return self.ledger.claim(prompt)
+
+    def taken(self, result: m.ResultMessage) -> None:
+        """A consumer that claims nothing (every message, in order) read ``result``."""
+        self.ledger.taken(result)
 
     def frames_added(self, before: int) -> Iterable[Any]:
         """The messages added since ``messages`` had ``before`` items (for telemetry)."""

@@ -3,8 +3,10 @@
 `SessionCore` is the AnyIO side of ``claude_sdk._protocol.Protocol``: it writes the lines the
 protocol builds, keeps one waiter per request the host sent (resolved by the reader from the
 protocol's `Answer` events), and the events that wake consumers, waiters of ``idle`` and the
-end of the reader. The rules themselves (turns, pending requests, exit status) are the
-protocol's; nothing here decides them.
+end of the reader. The rules themselves (turns and where a consumer's turn ends, pending
+requests and what a failure does to them, exit status, when stdin may close, the inactivity
+clock) are the protocol's; nothing here decides them. This module maps the transport's
+exceptions to the SDK's at one boundary (`SessionCore.write`).
 
 Failure: the session's failure is ``protocol.failure`` (a line over the limit, a CLI that
 exited non-zero without an error result, or a bug of ours in the reader). It is raised to the
@@ -96,6 +98,7 @@ class SessionCore:
             defer_messages=not telemetry.enabled,
             request_class=Serving,
             mirror=options.session_store is not None,
+            callbacks=options.has_callbacks,
         )
         #: Stores the CLI's mirrored transcript (``Options.session_store``), or None.
         self.mirror: TranscriptMirror | None = None
@@ -106,9 +109,7 @@ class SessionCore:
         self.idle_event: anyio.Event | None = None
         self.reader_done = anyio.Event()
         self.failure_observed = False
-        self.last_activity: float = anyio.current_time()
-        #: Inbound requests whose handlers run now (the CLI waits for us meanwhile).
-        self.callbacks_running = 0
+        self.protocol.activity(anyio.current_time())
         #: DEBUG is enabled on ``claude_sdk.session``, as of the session's start, its last
         #: prompt or its last request: the inbound workers read this, not the logger, on
         #: their hot path.
@@ -135,7 +136,25 @@ class SessionCore:
     @property
     def closed(self) -> bool:
         """True once the CLI's output has ended or the session failed."""
-        return self.protocol.ended or self.protocol.failure is not None
+        return self.protocol.closed
+
+    @property
+    def last_activity(self) -> float:
+        """``anyio.current_time()`` of the last output (bytes) or of our last callback's end."""
+        protocol = self.protocol
+        received = self.conn.last_received
+        if received is not None:
+            protocol.activity(received)
+        return protocol.last_activity
+
+    @property
+    def callbacks_running(self) -> int:
+        """Inbound requests whose handlers run now (the CLI waits for us meanwhile)."""
+        return self.protocol.callbacks_running
+
+    @callbacks_running.setter
+    def callbacks_running(self, value: int) -> None:
+        self.protocol.callbacks_running = value
 
     # -- wake-ups ----------------------------------------------------------------------------
 
@@ -152,13 +171,10 @@ class SessionCore:
             event.set()
 
     def fail(self, exc: BaseException) -> None:
-        """End the session with ``exc`` (first failure wins): every waiter gets it now."""
-        protocol = self.protocol
-        if protocol.failure is None:
-            protocol.failure = exc
-        for request_id in protocol.pending_requests:
-            protocol.abandon(request_id)
-            self.resolve(request_id, None, exc)
+        """End the session with ``exc`` (`Protocol.fail`: the first failure wins): every
+        waiter gets the session's failure now."""
+        for answer in self.protocol.fail(exc):
+            self.resolve(answer.request_id, None, answer.error)
         self.wake_consumers()
         self.wake_idle()
 
@@ -169,6 +185,13 @@ class SessionCore:
             waiter.event.set()
 
     # -- raising -------------------------------------------------------------------------------
+
+    def raise_failure(self) -> None:
+        """Raise the session's failure, if it has one (it is then observed)."""
+        failure = self.protocol.failure
+        if failure is not None:
+            self.failure_observed = True
+            raise clone(failure)
 
     def raise_if_closed(self) -> None:
         failure = self.protocol.failure
@@ -298,17 +321,21 @@ class SessionCore:
     # -- waiting ---------------------------------------------------------------------------
 
     async def wait_for_messages(self) -> None:
-        """Wait until there is a message, the output ended, or the session failed.
+        """Wait until there is a message, the output ended, the session failed, or the
+        reader woke the consumers for another reason (a prompt withdrawn): the caller
+        looks again.
 
-        ``inactivity_timeout`` counts only the time in which the CLI owes us output: not the
-        time it waits for one of our callbacks (their end counts as activity).
+        ``inactivity_timeout`` (`Protocol.inactivity_deadline`) counts silence: any bytes
+        from the CLI count as output, whole lines or not, and the time the CLI waits for
+        one of our callbacks does not count (their end counts as activity).
         """
         messages = self.protocol.messages
+        protocol = self.protocol
         while not messages:
-            if self.protocol.failure is not None:
+            if protocol.failure is not None:
                 self.failure_observed = True
-                raise clone(self.protocol.failure)
-            if self.protocol.ended or self.reader_done.is_set():
+                raise clone(protocol.failure)
+            if protocol.ended or self.reader_done.is_set():
                 # A cancellation of the scope around the session ends the reader too, and the
                 # reader wakes us on its way out: let a cancellation pending for this task win
                 # (asyncio delivers it at the next checkpoint) over "the output ended".
@@ -318,19 +345,29 @@ class SessionCore:
             if event is None:
                 event = self.data_event = self.primitives.event()
             timeout = self.options.inactivity_timeout
-            if timeout is None or self.callbacks_running:
+            deadline = protocol.inactivity_deadline(timeout)
+            if deadline is None:
                 await event.wait()
+                return
+            if deadline <= anyio.current_time():
+                # Bytes that are not a whole line yet count too: the transport saw them.
+                received = self.conn.last_received
+                if received is not None:
+                    protocol.activity(received)
+                    deadline = protocol.inactivity_deadline(timeout)
+                if deadline is not None and deadline <= anyio.current_time():
+                    assert timeout is not None
+                    last = protocol.last_activity
+                    raise InactivityTimeoutError(timeout=timeout, last_activity=last)
                 continue
-            remaining = self.last_activity + timeout - anyio.current_time()
-            if remaining <= 0:
-                raise InactivityTimeoutError(timeout=timeout, last_activity=self.last_activity)
-            with anyio.move_on_after(remaining):
+            with anyio.move_on_after(deadline - anyio.current_time()):
                 await event.wait()
+                return
 
     def callback_finished(self) -> None:
         """An inbound handler is done, with ``inactivity_timeout`` set: the CLI owes us
         output again from now (the worker has counted it out of `callbacks_running`)."""
-        self.last_activity = anyio.current_time()
+        self.protocol.activity(anyio.current_time())
         self.wake_consumers()  # to restart its clock
 
     async def wait_for(self, predicate: Callable[[], bool]) -> bool:

@@ -5,14 +5,15 @@ model value, or a dict the user's callback gave), `NO_ANSWER` (the request is se
 nothing is written), or raises `RejectedError` (an error answer with a code). Every answer is a
 model value: nothing here writes wire keys by hand.
 
-Failing closed (API.md, "Failing closed"):
+This module runs the callbacks, applies their timeouts (``callback_timeout``, a matcher's
+``timeout``) and logs each failure once; the answers themselves, and which failure denies,
+are built by ``_protocol/answers.py`` (sans-IO):
 
-* ``can_use_tool``: no callback, a callback that raises, times out (``callback_timeout``),
-  or returns anything but `PermissionAllow` / `PermissionDeny`, and a request that does not
-  fit the model: deny. An allow without ``updated_input`` carries the original input (the
-  official SDKs always send the input to run with).
-* ``hook_callback``: a PreToolUse or PermissionRequest hook that raises, times out or returns
-  something that is not an answer denies; any other hook's failure is an error answer.
+* ``can_use_tool``: no callback, a callback that raises, times out, or returns anything but
+  `PermissionAllow` / `PermissionDeny`, and a request that does not fit the model: deny.
+* ``hook_callback``: a PreToolUse, PermissionRequest or PreSkillShellCommand hook that
+  raises, times out or returns something that is not an answer denies (so does an unknown
+  event's hook whose unfit answer was a deny); any other hook's failure is an error answer.
 * ``mcp_message``: a failing in-process server answers a JSON-RPC error, never silence.
 """
 
@@ -21,24 +22,22 @@ from __future__ import annotations
 import inspect
 import logging
 import types
-import typing
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 import anyio
-import attrs
 
 from .. import control as c
-from .._protocol.codec import Codec
+from .._protocol import answers
+from .._protocol.answers import describe
 from .._protocol.events import WITHDRAWN, InboundRequest
 from ..hooks import (
     AsyncHookOutput,
-    BaseHookSpecificOutput,
     HookContext,
     HookOutput,
-    HookSpecificOutput,
     PermissionRequestOutput,
+    PreSkillShellCommandOutput,
     PreToolUseOutput,
+    UnknownHookSpecificOutput,
 )
 from ..permissions import PermissionAllow, PermissionDeny, ToolPermissionContext
 
@@ -69,12 +68,6 @@ class RejectedError(Exception):
     def __init__(self, message: str, code: str | None = None) -> None:
         super().__init__(message)
         self.code = code
-
-
-def describe(exc: BaseException) -> str:
-    """``Type: message`` of an exception, for answers and logs."""
-    text = str(exc)
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 # -- what the DEBUG log says of a request (names and decisions, never values) --------------
@@ -140,10 +133,17 @@ def _decision(body: Any) -> str:
     if isinstance(body, HookOutput):
         parts = []
         specific = body.specific
-        if isinstance(specific, PreToolUseOutput) and specific.permission_decision:
+        if (
+            isinstance(specific, (PreToolUseOutput, PreSkillShellCommandOutput))
+            and specific.permission_decision
+        ):
             parts.append(f"permission_decision {specific.permission_decision}")
         elif isinstance(specific, PermissionRequestOutput):
             parts.append(f"decision {getattr(specific.decision, 'behavior', '?')}")
+        elif isinstance(specific, UnknownHookSpecificOutput):
+            verdict = specific.raw.get("permissionDecision")
+            if isinstance(verdict, str):
+                parts.append(f"permission_decision {_name(verdict)}")
         if body.decision is not None:
             parts.append(f"decision {body.decision}")
         if body.continue_ is False:
@@ -196,7 +196,7 @@ async def dispatch(core: SessionCore, record: InboundRequest) -> Any:
     if record.subtype == "can_use_tool":  # a permission request that does not fit: deny
         error = getattr(request, "error", None)
         logger.warning("denied a can_use_tool request that does not fit the model: %s", error)
-        return PermissionDeny(message=f"the SDK could not read the permission request: {error}")
+        return answers.unfit_request_denial(error)
     raise RejectedError(
         f"Unsupported control request subtype: {record.subtype}", "unsupported_request"
     )
@@ -235,7 +235,7 @@ async def _decide(
 ) -> PermissionAllow | PermissionDeny | dict[str, Any]:
     callback = core.options.can_use_tool
     if callback is None:
-        return PermissionDeny(message="no can_use_tool callback is configured in the SDK")
+        return answers.no_callback_denial()
     try:
         context = ToolPermissionContext(
             tool_use_id=request.tool_use_id,
@@ -262,37 +262,17 @@ async def _decide(
             describe(exc),
             exc_info=exc,
         )
-        return PermissionDeny(message=f"permission callback failed: {describe(exc)}")
-    if isinstance(result, PermissionAllow):
-        if result.updated_input is None:
-            # The official SDKs always send the input to run with: the original when unchanged.
-            # Added to the encoded answer (the key from the model's spec) rather than to a
-            # copy of the answer: this is the hot path of every permission round trip.
-            codec = core.codec
-            body: dict[str, Any] = codec.unstructure(result)
-            body[_updated_input_key(codec)] = request.input
-            return body
-        return result
-    if isinstance(result, PermissionDeny):
-        return result
-    logger.warning(
-        "can_use_tool for %s returned %s, not PermissionAllow or PermissionDeny; denying",
-        request.tool_name,
-        type(result).__name__,
-    )
-    return PermissionDeny(
-        message=f"permission callback returned {type(result).__name__}, "
-        "not PermissionAllow or PermissionDeny"
-    )
-
-
-_UPDATED_INPUT: list[str] = []
-
-
-def _updated_input_key(codec: Codec) -> str:
-    if not _UPDATED_INPUT:
-        _UPDATED_INPUT.append(codec.wire_name(PermissionAllow, "updated_input"))
-    return _UPDATED_INPUT[0]
+        return answers.permission_failure_answer(exc)
+    try:
+        # An allow without an input gets the request's own, with no copy (the hot path).
+        return answers.permission_answer(result, request, core.codec)
+    except answers.UnfitAnswerError as exc:
+        logger.warning(
+            "can_use_tool for %s returned %s, not PermissionAllow or PermissionDeny; denying",
+            request.tool_name,
+            type(result).__name__,
+        )
+        return answers.permission_failure_answer(exc)
 
 
 # -- hook_callback -----------------------------------------------------------------------
@@ -319,20 +299,22 @@ async def _run_hook(
         tool_use_id=request.tool_use_id,
         request_id=record.request_id,
     )
+    event = registration.event
+    result: Any = None
     try:
         result = await _call(
             registration.callback, registration.matcher.timeout, request.input, context
         )
-        return _hook_answer(core.codec, registration.event, result)
+        return answers.hook_answer(core.codec, event, result)
     except Exception as exc:  # fail closed on anything
         logger.warning(
             "the %s hook %s failed: %s",
-            registration.event,
+            event,
             _callback_name(registration.callback),
             describe(exc),
             exc_info=exc,
         )
-        denial = _hook_denial(registration.event, exc)
+        denial = answers.hook_failure_answer(event, exc, result)
         if denial is not None:
             return denial  # fail closed: a failing permission hook denies
         raise
@@ -340,85 +322,6 @@ async def _run_hook(
 
 def _callback_name(callback: Any) -> str:
     return getattr(callback, "__qualname__", None) or type(callback).__name__
-
-
-def _hook_answer(codec: Codec, event: str, result: Any) -> Any:
-    if result is None:
-        return HookOutput()
-    if isinstance(result, (HookOutput, AsyncHookOutput)):
-        return result
-    if isinstance(result, Mapping):
-        return hook_output_of(codec, event, result)
-    raise TypeError(f"hook returned {type(result).__name__}, not HookOutput, dict or None")
-
-
-#: The event-specific output class of each hook event.
-_SPECIFIC: Final = {cls.hook_event_name: cls for cls in typing.get_args(HookSpecificOutput)}
-
-
-def _wire_keys(codec: Codec, cls: type, given: Mapping[str, Any], where: str) -> dict[str, Any]:
-    """``given`` with our field names (``permission_decision``) as wire keys; an unknown
-    key is an error."""
-    names = {f.name: codec.wire_name(cls, f.name) for f in attrs.fields(cls) if f.name != "extra"}
-    wire = set(names.values())
-    out: dict[str, Any] = {}
-    for key, value in given.items():
-        if key in wire:
-            out[key] = value
-        elif key in names:
-            out[names[key]] = value
-        elif key.rstrip("_") in names.values():  # ``continue`` written ``continue_``
-            out[key.rstrip("_")] = value
-        else:
-            known = ", ".join(sorted(wire | set(names)))
-            raise TypeError(f"the hook answer has an unknown key {key!r} in {where} ({known})")
-    return out
-
-
-def hook_output_of(codec: Codec, event: str, given: Mapping[str, Any]) -> Any:
-    """A hook's dict answer as the typed output, checked: the wire form
-    (``{"hookSpecificOutput": {"permissionDecision": "deny"}}``) or our field names
-    (``{"specific": {"permission_decision": "deny"}}``), mixed freely.
-
-    Raises:
-        TypeError: an unknown key or a value of the wrong type (the hook then fails, and a
-            failing PreToolUse or PermissionRequest hook denies).
-    """
-    cls: type = AsyncHookOutput if ("async" in given or "async_" in given) else HookOutput
-    data = _wire_keys(codec, cls, given, "the answer")
-    specific_key = codec.wire_name(HookOutput, "specific") if cls is HookOutput else None
-    if specific_key is not None and data.get(specific_key) is not None:
-        specific = data[specific_key]
-        if isinstance(specific, BaseHookSpecificOutput):
-            specific = codec.unstructure(specific)
-        if not isinstance(specific, Mapping):
-            raise TypeError(f"the hook answer's {specific_key} is not an object: {specific!r}")
-        specific = dict(specific)
-        tag = specific.pop("hookEventName", specific.pop("hook_event_name", event))
-        if tag != event:
-            raise TypeError(f"a {event} hook answered for another event, {tag!r}")
-        specific_cls = _SPECIFIC.get(event)
-        if specific_cls is None:
-            raise TypeError(f"{event} hooks take no event-specific answer")
-        specific = _wire_keys(codec, specific_cls, specific, specific_key)
-        specific["hookEventName"] = event
-        data[specific_key] = specific
-    value = codec.structure(data, cls)
-    problems = codec.drift(value)
-    if problems:
-        raise TypeError("the hook answer does not fit: " + "; ".join(problems))
-    return value
-
-
-def _hook_denial(event: str, exc: BaseException) -> HookOutput | None:
-    reason = f"hook failed: {describe(exc)}"
-    if event == "PreToolUse":
-        return HookOutput(
-            specific=PreToolUseOutput(permission_decision="deny", permission_decision_reason=reason)
-        )
-    if event == "PermissionRequest":
-        return HookOutput(specific=PermissionRequestOutput(decision=PermissionDeny(message=reason)))
-    return None
 
 
 # -- mcp_message -------------------------------------------------------------------------

@@ -26,12 +26,12 @@ import anyio
 
 from .. import control as c
 from .._paths import is_uuid
+from .._protocol.launch import hook_support_warning
 from ..errors import (
     ClaudeSDKError,
     ControlRequestError,
     InitializeTimeoutError,
     MessageDecodeError,
-    ResultError,
     SessionClosedError,
     SessionNotFoundError,
 )
@@ -65,14 +65,14 @@ async def start(
         raise InitializeTimeoutError(timeout=timeout) from None
     except SessionClosedError as exc:
         # The CLI can refuse to start with an error result and no initialize answer.
-        result = core.protocol.last_result
-        if result is None or not result.is_error:
+        refusal = core.protocol.refusal(core.options.resume)
+        if refusal is None:
             raise
-        if core.options.resume is not None:
-            detail = "; ".join(result.errors or ()) or None
-            raise SessionNotFoundError(detail, session_id=core.options.resume) from exc
-        raise ResultError(result=result) from exc
+        raise refusal from exc
     _check_initialize(core, info)
+    warning = hook_support_warning(core.options.hooks, info.claude_code_version)
+    if warning is not None:
+        logger.warning(warning)
     core.initialize_request = initialize
     core.server_info = info
     options = core.options
@@ -205,9 +205,10 @@ async def finish(core: SessionCore) -> None:
     grace = core.options.shutdown_grace
     deadline = anyio.current_time() + grace
     core.conn.shutdown_deadline = deadline  # the transport gives only what is left
-    if core.options.has_callbacks and core.protocol.prompts_sent:
+    protocol = core.protocol
+    if not protocol.may_close_stdin:
         with anyio.CancelScope(deadline=deadline):
-            await core.wait_until_idle()
+            await core.wait_for(lambda: protocol.may_close_stdin)
     with anyio.CancelScope(deadline=deadline):
         await core.close_stdin()
         await core.reader_done.wait()
@@ -216,15 +217,11 @@ async def finish(core: SessionCore) -> None:
 async def abort(core: SessionCore) -> None:
     """The body raised or was cancelled: interrupt an open turn and end the CLI at once."""
     core.conn.shutdown_deadline = anyio.current_time()
-    protocol = core.protocol
-    if protocol.turn_open and not core.closed:
-        request_id, line = protocol.send_request(c.InterruptRequest())
-        protocol.abandon(request_id)  # nobody waits for its answer
-        logger.debug("control request interrupt %s sent on abort (not awaited)", request_id)
+    line = core.protocol.abort()
+    if line is not None:
         with (
             anyio.CancelScope(shield=True),
             anyio.move_on_after(ABORT_WRITE),
             contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError),
         ):
             await core.conn.send(line)
-    protocol.close()

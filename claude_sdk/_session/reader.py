@@ -59,7 +59,8 @@ async def run_reader(core: SessionCore, workers: InboundWorkers) -> None:
                 lines = await conn.receive_lines()
             except anyio.EndOfStream:
                 break
-            core.last_activity = anyio.current_time()
+            received = conn.last_received
+            protocol.activity(received if received is not None else anyio.current_time())
             if telemetry is not None:
                 before = len(messages)
             events = receive(lines)

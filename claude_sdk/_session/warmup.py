@@ -23,7 +23,6 @@ def warm_up() -> None:
     """Generate (once per process) what the first frames of a session need."""
     if _warmed:
         return
-    _warmed.append(True)
     default_codec().warm_up(
         decode=[
             c.ControlResponse,
@@ -39,3 +38,4 @@ def warm_up() -> None:
         encode=[UserMessage, c.ControlRequest, c.ControlResponse, c.ControlSuccess],
         verify=[ResultMessage],
     )
+    _warmed.append(True)  # after: a thread that comes meanwhile warms up too

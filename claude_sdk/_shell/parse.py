@@ -19,6 +19,7 @@ raises `UnparsableError`.
 from __future__ import annotations
 
 import re
+import threading
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
@@ -162,11 +163,15 @@ class Parsed:
 # --------------------------------------------------------------------------------------
 # tree-sitter, loaded on first use
 
-_PARSER: list[Parser] = []
+#: One parser per thread: a parse calls back into Python (its read and progress
+#: callbacks), so another thread may run meanwhile, and a tree-sitter parser used by two
+#: threads at once crashes the process (issue 26: 8 threads, 5 crashes in 5 runs).
+_PARSER = threading.local()
 
 
 def _parser() -> Parser:
-    if not _PARSER:
+    parser: Parser | None = getattr(_PARSER, "parser", None)
+    if parser is None:
         try:
             import tree_sitter
             import tree_sitter_bash
@@ -174,8 +179,9 @@ def _parser() -> Parser:
             raise ImportError(
                 "the command policies need the tree-sitter and tree-sitter-bash packages"
             ) from exc
-        _PARSER.append(tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language())))
-    return _PARSER[0]
+        parser = tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
+        _PARSER.parser = parser
+    return parser
 
 
 # --------------------------------------------------------------------------------------

@@ -653,6 +653,14 @@ class ScriptedCLI:
         #: that writes its own sets this False.
         self.mirror_turns = True
         self._prompt_id: str | None = None
+        #: The uuids of the prompts taken (`next_prompt`) since the last result: the next
+        #: `result` names them (``user_message_uuids``), as the real CLI does.
+        self.answering: list[str] = []
+        #: Name the prompts a turn answers, as CLI 2.1.330 does: ``command_lifecycle``
+        #: frames for prompts with a uuid (`lifecycle`), ``user_message_uuids`` on the
+        #: turn's ``system/init`` and ``result``. False: a CLI that names nothing (older
+        #: CLIs; the SDK then matches results to prompts in order).
+        self.names_prompts = True
         self._cost = 0.0
         self._model_usage: dict[str, _JSON] = {}
         self._tg: anyio.abc.TaskGroup | None = None
@@ -795,7 +803,28 @@ class ScriptedCLI:
         if not self._prompt_queue:
             raise StdinClosedError("the SDK closed stdin while the script waited for a prompt")
         self._prompt_id = _uuid()
-        return self._prompt_queue.popleft()
+        prompt = self._prompt_queue.popleft()
+        if isinstance(prompt.uuid, str):
+            self.answering.append(prompt.uuid)
+            await self.lifecycle(prompt.uuid, "started")
+        return prompt
+
+    async def lifecycle(self, command_uuid: str, state: str) -> None:
+        """Write ``command_lifecycle`` for a prompt that carried a uuid, as CLI 2.1.330 does
+        (``msg_lifecycle_v1``): ``queued`` when it arrives, ``started`` when its turn takes
+        it, ``completed`` after its result (``cancelled`` after an error result, or when an
+        interrupt withdrew it)."""
+        if not self.names_prompts:
+            return
+        await self._send_if_alive(
+            {
+                "type": "command_lifecycle",
+                "command_uuid": command_uuid,
+                "state": state,
+                "uuid": _uuid(),
+                "session_id": self.session_id,
+            }
+        )
 
     def iter_prompts(self, *, timeout: float | None = None) -> AsyncIterator[UserMessage]:
         """``async for prompt in cli.iter_prompts()``: every prompt until stdin closes."""
@@ -1356,6 +1385,8 @@ class ScriptedCLI:
             self.prompts.append(frame)
             self._prompt_queue.append(frame)
             self._notify()
+            if isinstance(frame.uuid, str):
+                await self.lifecycle(frame.uuid, "queued")
         elif isinstance(frame, ControlResponse):
             self._on_answer(frame)
         elif isinstance(frame, ControlRequest):
@@ -1563,6 +1594,45 @@ class ScriptedCLI:
         )
         return task_id
 
+    async def own_turn(
+        self,
+        text: str = "The background task finished.",
+        *,
+        origin: Mapping[str, Any] | None = None,
+        idle: bool = True,
+        **result_fields: Any,
+    ) -> ResultMessage:
+        """Play a turn the CLI runs on its own, as CLI 2.1.330 does when a background task
+        (a ``run_in_background`` Bash command, a background subagent) ends: ``running``,
+        ``system/init``, the model's text, a ``result`` that names no prompt and carries
+        ``origin`` (default ``{"kind": "task-notification", ...}``), then ``idle``.
+
+        Prompts the script has taken and not answered yet stay for the next `result`.
+
+        Args:
+            text: the model's text and the result's ``result``.
+            origin: the result's ``origin`` (an empty mapping: none).
+            idle: write ``idle`` after the result.
+            result_fields: wire keys for the ``result`` frame.
+        """
+        saved, self.answering = self.answering, []
+        prompt_id, self._prompt_id = self._prompt_id, None
+        try:
+            await self.state("running")
+            await self.system_init()
+            await self.assistant(text)
+            if origin is None:
+                origin = {"kind": "task-notification", "producer": "session-task", "runId": _hex(8)}
+            fields: dict[str, Any] = {"origin": dict(origin)} if origin else {}
+            fields.update(result_fields)
+            result = await self.result(text, **fields)
+            if idle:
+                await self.state("idle")
+        finally:
+            self.answering = saved + self.answering
+            self._prompt_id = prompt_id
+        return result
+
     async def compact(
         self, *, trigger: str = "manual", pre_tokens: int = 20000, summary: str = "Summary."
     ) -> None:
@@ -1688,6 +1758,8 @@ class ScriptedCLI:
             "ultrathink_typed_raises": False,
             "view_mode": "default",
         }
+        if self.answering and self.names_prompts:  # the first frame of a turn names them
+            frame["user_message_uuids"] = list(self.answering)
         frame.update(fields)
         await self.send(frame)
 
@@ -1990,6 +2062,21 @@ class ScriptedCLI:
             "result_index": len(self.results),
             "model_usage_since_last_result": {self.model: turn_usage},
         }
+        if "user_message_uuids" in fields or "user_message_uuid" in fields:
+            # The script says what the result names: the prompts taken that it names are
+            # answered; the others wait for a later result.
+            named = fields.get("user_message_uuids")
+            named = list(named) if isinstance(named, list) else [fields.get("user_message_uuid")]
+            answered = [u for u in self.answering if u in named]
+            self.answering = [u for u in self.answering if u not in named]
+        else:
+            answered = self.answering if self.names_prompts else []
+            self.answering = []
+            if answered:
+                # As CLI 2.1.330: a turn that answers prompts names them (all the prompts it
+                # took, when it took several queued ones at once); a turn of its own does not.
+                frame["user_message_uuid"] = answered[0]
+                frame["user_message_uuids"] = list(answered)
         if subtype == "success":
             frame.update(
                 {
@@ -2010,6 +2097,8 @@ class ScriptedCLI:
         result: ResultMessage = wire.from_dict(frame)
         self.results.append(result)
         self._prompt_id = None  # the turn is over
+        for prompt in answered:
+            await self.lifecycle(prompt, "cancelled" if error else "completed")
         return result
 
     async def stream_events(
@@ -2530,6 +2619,59 @@ class ScriptedCLI:
         rid = await self.start_hook_callback(callback_id, hook_input, tool_use_id=tool_use_id)
         out: _JSON | ControlError = await self.answer(rid, timeout=timeout)
         return out
+
+    async def skill_shell_command(
+        self,
+        command: str,
+        *,
+        command_name: str,
+        tool_name: str = "Bash",
+        command_source: str | None = "projectSettings",
+        invoked_by: str = "user",
+        timeout: float | None = DEFAULT_TIMEOUT,  # noqa: ASYNC109
+    ) -> bool:
+        """Play CLI 2.1.332 before a skill's or slash command's inline shell command
+        (``!`cmd` `` in its markdown) runs: call the SDK's ``PreSkillShellCommand`` hooks
+        whose matcher matches ``tool_name``, in parallel; returns whether the command runs.
+
+        It does not run when a hook answers ``permissionDecision`` ``deny``, ``ask`` or
+        ``defer``, any ``updatedInput``, ``decision: "block"`` or ``continue: false``, or
+        fails (an error answer) under ``onFailure: "block"``. A CLI older than the event
+        (`version` before 2.1.332) calls no hook, and the command runs.
+        """
+        from ..hooks import unsupported_hook_events
+
+        event = "PreSkillShellCommand"
+        if unsupported_hook_events((event,), self.version):
+            return True
+        fields: _JSON = {
+            "effort": {"level": "medium"},
+            "tool_name": tool_name,
+            "tool_input": {"command": command},
+            "tool_use_id": f"{_uuid()}:inner:preamble-0",
+            "command_name": command_name,
+            "invoked_by": invoked_by,
+        }
+        if command_source is not None:
+            fields["command_source"] = command_source
+        runs = True
+        for out, matcher in await self._run_hooks(
+            event, fields, target=tool_name, tool_use_id=fields["tool_use_id"], timeout=timeout
+        ):
+            if isinstance(out, ControlError):
+                runs = runs and matcher.on_failure != "block"
+                continue
+            specific = out.get("hookSpecificOutput") or {}
+            decision = specific.get("decision")
+            refused = (
+                specific.get("permissionDecision") in ("deny", "ask", "defer")
+                or specific.get("updatedInput") is not None
+                or (isinstance(decision, dict) and decision.get("behavior") == "deny")
+                or out.get("decision") == "block"
+                or out.get("continue") is False
+            )
+            runs = runs and not refused
+        return runs
 
     async def start_mcp_message(self, server_name: str, message: Mapping[str, Any]) -> str:
         """Send a JSON-RPC message to an in-process MCP server; returns the request id."""

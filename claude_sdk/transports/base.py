@@ -77,6 +77,10 @@ class Connection(abc.ABC):
     #: When the graceful part of the teardown ends (``anyio.current_time()`` clock), or None
     #: for ``spec.shutdown_grace`` from the moment the teardown begins (module docstring).
     shutdown_deadline: float | None = None
+    #: ``anyio.current_time()`` when the last bytes came from stdout, whole lines or not
+    #: (None: this connection does not say; only whole lines count then). The session's
+    #: ``inactivity_timeout`` counts silence from it.
+    last_received: float | None = None
 
     @abc.abstractmethod
     async def send(self, line: bytes) -> None:
@@ -201,6 +205,15 @@ class ConnectionWrapper(Connection):
     @shutdown_deadline.setter
     def shutdown_deadline(self, value: float | None) -> None:
         self._inner.shutdown_deadline = value
+
+    @property
+    def last_received(self) -> float | None:
+        """The wrapped connection's (it reads the bytes)."""
+        return self._inner.last_received
+
+    @last_received.setter
+    def last_received(self, value: float | None) -> None:
+        self._inner.last_received = value
 
 
 class Transport(abc.ABC):
@@ -361,6 +374,7 @@ class ByteStreamConnection(Connection):
                 if rest:
                     return rest
                 raise anyio.EndOfStream from None
+            self.last_received = anyio.current_time()
             lines = splitter.feed(chunk)
             if lines:
                 return lines

@@ -4,14 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 import claude_sdk as cs
+from claude_sdk import hooks
 from claude_sdk.hooks import (
     HookContext,
     PostToolUseInput,
+    PreSkillShellCommandInput,
     StopInput,
     UserPromptSubmitInput,
     UserPromptSubmitOutput,
 )
+from claude_sdk.messages import InformationalMessage
+from claude_sdk.policies import deny_commands
 
 from .conftest import E2E
 
@@ -106,3 +112,92 @@ async def test_a_policy_chain_blocks_rm_rf_and_lets_ls_run(e2e: E2E) -> None:
     assert not ls.is_error
     assert "artifact.o" in ls.text
     assert (e2e.cwd / "build" / "artifact.o").exists()
+
+
+def _deny_by_dict(seen: list[Any]) -> Any:
+    async def hook(hook_input: Any, context: HookContext) -> Any:
+        seen.append(hook_input)
+        return {
+            "hookSpecificOutput": {
+                "hookEventName": "PreSkillShellCommand",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": "no shell in skills",
+            }
+        }
+
+    return hook
+
+
+def _raising(seen: list[Any]) -> Any:
+    async def hook(hook_input: Any, context: HookContext) -> Any:
+        seen.append(hook_input)
+        raise RuntimeError("the hook broke")
+
+    return hook
+
+
+def _policy(seen: list[Any]) -> Any:
+    policy = deny_commands("touch")
+
+    async def hook(hook_input: Any, context: HookContext) -> Any:
+        seen.append(hook_input)
+        return await policy(hook_input, context)
+
+    return hook
+
+
+#: How the hook refuses: (its factory, what the model is then shown).
+_REFUSALS: dict[str, tuple[Any, str]] = {
+    "dict": (_deny_by_dict, "no shell in skills"),
+    "failing": (_raising, "hook failed: RuntimeError: the hook broke"),
+    "policy": (_policy, "matches the denied pattern 'touch'"),
+}
+
+
+@pytest.mark.parametrize("how", sorted(_REFUSALS))
+async def test_a_skill_shell_command_hook_keeps_the_command_from_running(
+    e2e: E2E, how: str
+) -> None:
+    """Issue 26, item 6: a slash command's inline shell command (``!`cmd` ``) goes to the
+    PreSkillShellCommand hook (CLI 2.1.332 and later), whose deny (or failure) keeps it from
+    running. Before, the SDK refused the deny with a TypeError and the command ran. A CLI
+    without the event never calls the hook, and the SDK says so."""
+    commands = e2e.cwd / ".claude" / "commands"
+    commands.mkdir(parents=True)
+    # allowed-tools: the CLI's own permission check of the command passes, so the hook decides
+    (commands / "mk.md").write_text(
+        "---\nallowed-tools: Bash(touch:*), Bash(echo:*)\n---\n"
+        "Made: !`touch made.txt && echo made-it`\n"
+    )
+    make_hook, says = _REFUSALS[how]
+    seen: list[Any] = []
+    e2e.api.reply(text="ok")
+    options = e2e.options(
+        hooks={"PreSkillShellCommand": [cs.HookMatcher(matcher="Bash", hooks=[make_hook(seen)])]},
+        setting_sources=("project",),
+    )
+    async with cs.open_session(options, transport=e2e.transport()) as session:
+        missing = hooks.unsupported_hook_events(
+            options.hooks, session.server_info.claude_code_version
+        )
+        await session.send("/mk")
+        messages = [m async for m in session.receive_response()]
+    assert isinstance(messages[-1], cs.ResultMessage)
+    if missing:  # an older CLI: no such event, the command ran unchecked
+        assert missing == ("PreSkillShellCommand",)
+        assert seen == []
+        assert (e2e.cwd / "made.txt").exists()
+        return
+    (hook_input,) = seen
+    assert isinstance(hook_input, PreSkillShellCommandInput)
+    assert hook_input.tool_name == "Bash"
+    assert hook_input.tool_input == {"command": "touch made.txt && echo made-it"}
+    assert hook_input.command_name == "mk"
+    assert hook_input.invoked_by == "user"
+    assert not (e2e.cwd / "made.txt").exists()
+    # the model sees the placeholder, not the command's output
+    prompt = str(e2e.api.main_requests[0].messages)
+    assert "made-it" not in prompt.replace("echo made-it", "")
+    assert says in prompt
+    notices = [m.content for m in messages if isinstance(m, InformationalMessage)]
+    assert any(n.startswith("Not run in /mk: touch made.txt") for n in notices), notices

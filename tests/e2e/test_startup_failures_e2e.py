@@ -45,3 +45,30 @@ async def test_bypass_permissions_as_root_is_refused_with_its_reason(e2e: E2E) -
         await cs.ask("hello", options=options, transport=e2e.transport())
     assert caught.value.startup_failure_reason == "bypass_root"
     assert not caught.value.retryable
+
+
+@pytest.mark.parametrize(
+    "refusal",
+    [
+        {"extra_args": {"no-such-flag": None}},
+        {"extra_args": {"max-turns": "many"}},
+        {"resume": "0d3c6c8a-1111-4222-8333-444455556666"},
+    ],
+    ids=["unknown-option", "invalid-value", "invalid-resume"],
+)
+async def test_a_retried_ask_never_restarts_a_cli_that_refused_to_start(
+    e2e: E2E, refusal: dict[str, object]
+) -> None:
+    """Issue 26: a CLI that refuses to start does the same the next time: with a retry
+    policy it is started once [before: 4 times of 4]."""
+    from claude_sdk.retry import RetryPolicy
+
+    attempts: list[cs.RetryAttempt] = []
+    policy = RetryPolicy(initial_delay=0.01, max_delay=0.05, on_attempt=attempts.append)
+    e2e.api.reply(text="never asked", times=None)
+    transport = e2e.transport()
+    with pytest.raises(cs.ClaudeSDKError) as caught:
+        await cs.ask("hello", options=e2e.options(retry=policy, **refusal), transport=transport)
+    assert attempts == []
+    assert len(transport.specs) == 1  # started once
+    assert not caught.value.retryable, repr(caught.value)

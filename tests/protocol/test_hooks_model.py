@@ -2,8 +2,9 @@
 
 Three parts:
 
-* every one of the 33 hook events decodes to its own input class with nothing unknown, and
-  encodes back to the very same dict (with every field, and with the required ones only);
+* every one of the 34 hook events (33 of CLI 2.1.330, PreSkillShellCommand of 2.1.332)
+  decodes to its own input class with nothing unknown, and encodes back to the very same dict
+  (with every field, and with the required ones only);
 * every output class (hook outputs, event-specific outputs, ``can_use_tool`` answers,
   permission updates) encodes to the exact wire keys of ``reference/PROTOCOL.md`` §9.2/§10;
 * the real ``hook_callback`` / ``can_use_tool`` requests (and the host's answers) in the
@@ -43,6 +44,7 @@ from claude_sdk.hooks import (
     PostToolUseFailureOutput,
     PostToolUseOutput,
     PreModelSwitchOutput,
+    PreSkillShellCommandOutput,
     PreToolUseOutput,
     SessionStartOutput,
     SetupOutput,
@@ -266,6 +268,15 @@ EVENT_FIELDS: dict[str, JSON] = {
         "final": False,
         "delta": "Hel",
     },
+    # CLI 2.1.332, as recorded (tests/e2e/test_hooks_e2e.py)
+    "PreSkillShellCommand": {
+        "tool_name": "Bash",
+        "tool_input": {"command": "touch made.txt && echo made-it"},
+        "tool_use_id": "312563f0-24b6-4b69-a77f-872353f63c76:inner:preamble-0",
+        "command_name": "mk",
+        "command_source": "projectSettings",
+        "invoked_by": "user",
+    },
 }
 
 
@@ -282,9 +293,9 @@ def minimal_input(event: str) -> JSON:
     return {k: v for k, v in data.items() if k in required or k == "hook_event_name"}
 
 
-def test_the_33_events() -> None:
-    assert len(hooks.HOOK_EVENTS) == 33
-    assert len(set(hooks.HOOK_EVENTS)) == 33
+def test_the_34_events() -> None:
+    assert len(hooks.HOOK_EVENTS) == 34
+    assert len(set(hooks.HOOK_EVENTS)) == 34
     assert set(hooks.HOOK_INPUTS) == set(hooks.HOOK_EVENTS)
     assert set(EVENT_FIELDS) == set(hooks.HOOK_EVENTS)
     for event, cls in hooks.HOOK_INPUTS.items():
@@ -630,6 +641,19 @@ ENCODINGS: list[tuple[Any, JSON]] = [
     (
         MessageDisplayOutput(display_content="Hello"),
         {"hookEventName": "MessageDisplay", "displayContent": "Hello"},
+    ),
+    (
+        PreSkillShellCommandOutput(
+            permission_decision="deny",
+            permission_decision_reason="no shell in skills",
+            updated_input={"command": "ls"},
+        ),
+        {
+            "hookEventName": "PreSkillShellCommand",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": "no shell in skills",
+            "updatedInput": {"command": "ls"},
+        },
     ),
     # -- can_use_tool answers ------------------------------------------------------------
     (

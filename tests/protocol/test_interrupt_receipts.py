@@ -70,7 +70,7 @@ def interrupted(path: Path) -> list[tuple[c.InterruptReceipt, list[JSON]]]:
             if isinstance(event, Answer) and event.request_id in watches:
                 watch = watches.pop(event.request_id)
                 assert isinstance(event.value, c.InterruptResponse)
-                watch.answered(event.value)
+                assert watch.response is event.value  # the protocol handed it the answer
                 done.append((watch, len(frames)))
     return [(w.receipt(), frames[at:]) for w, at in done]
 
@@ -138,7 +138,7 @@ def decided(watch: InterruptWatch) -> bool:
 
 def answer(p: Protocol, watch: InterruptWatch, rid: str, body: JSON) -> None:
     [event] = [e for e in p.receive_lines([success(rid, body)]) if isinstance(e, Answer)]
-    watch.answered(event.value)
+    assert watch.response is event.value  # the protocol hands the watch its answer
 
 
 def test_an_interrupt_while_idle_is_a_no_op_at_once() -> None:
@@ -262,9 +262,7 @@ def test_hostile_answers_and_results_never_raise(
 ) -> None:
     p, watch, rid = start("a", "b")
     body: JSON = {"still_queued": still_queued, "cancelled": cancelled}
-    for event in p.receive_lines([success(rid, body)]):
-        if isinstance(event, Answer) and event.value is not None:
-            watch.answered(event.value)
+    p.receive_lines([success(rid, body)])
     p.receive_lines([result(terminal_reason=terminal, subtype=subtype, user_message_uuids=["a"])])
     receipt = watch.receipt()
     assert receipt.outcome in ("effective", "no_op", "queued_cancelled", "undetermined")

@@ -24,6 +24,7 @@ from claude_sdk._protocol.launch import (
     LaunchSpec,
     build_initialize,
     build_launch_spec,
+    hook_support_warning,
     mcp_config,
 )
 from claude_sdk.options import (
@@ -587,6 +588,32 @@ def test_hook_table_maps_ids_to_callbacks() -> None:
     assert table["hook_0"].event == "PreToolUse"
     assert table["hook_0"].matcher is matcher
     assert table["hook_0"].callback is audit
+
+
+def test_permission_hooks_block_on_failure_by_default() -> None:
+    """PreSkillShellCommand: issue 26, item 6 (before, no ``onFailure``: the CLI's default
+    ran the command when the hook failed)."""
+    matcher = cs.HookMatcher(hooks=[audit])
+    events = ["PreToolUse", "PermissionRequest", "PreSkillShellCommand", "Stop", "PostToolUse"]
+    wire_hooks = init_wire(Options(hooks={event: [matcher] for event in events}))["hooks"]
+    assert {event: wire_hooks[event][0].get("onFailure") for event in events} == {
+        "PreToolUse": "block",
+        "PermissionRequest": "block",
+        "PreSkillShellCommand": "block",
+        "Stop": None,
+        "PostToolUse": None,
+    }
+
+
+def test_hook_support_warning_names_the_events_an_older_cli_lacks() -> None:
+    hooks = {"PreToolUse": (), "PreSkillShellCommand": ()}
+    assert hook_support_warning(hooks, "2.1.330") == (
+        "this CLI (2.1.330) does not have the hook event PreSkillShellCommand (CLI 2.1.332 "
+        "and later): its hooks are registered and never called; update the CLI"
+    )
+    assert hook_support_warning(hooks, "2.1.332") is None
+    assert hook_support_warning(hooks, None) is None
+    assert hook_support_warning({"PreToolUse": ()}, "2.1.330") is None
 
 
 def test_only_the_flag_changes_for_argv_options() -> None:

@@ -20,6 +20,7 @@ from hypothesis.stateful import (
     Bundle,
     RuleBasedStateMachine,
     consumes,
+    initialize,
     invariant,
     precondition,
     rule,
@@ -34,6 +35,7 @@ from claude_sdk._protocol.events import (
     Answer,
     Ended,
     InboundRequest,
+    Mirrored,
     StateChanged,
     StreamFailed,
     TurnEnded,
@@ -41,11 +43,14 @@ from claude_sdk._protocol.events import (
 )
 from claude_sdk._protocol.framing import LineSplitter
 from claude_sdk._protocol.protocol import Protocol
+from claude_sdk._protocol.turns import END, Claim
 from claude_sdk.errors import (
+    ClaudeSDKError,
     ControlRequestError,
     LineTooLongError,
     MessageDecodeError,
     ProcessError,
+    PromptWithdrawnError,
     SessionClosedError,
 )
 from claude_sdk.messages import (
@@ -53,9 +58,12 @@ from claude_sdk.messages import (
     InitMessage,
     ResultMessage,
     SessionStateChangedMessage,
+    TranscriptMirrorMessage,
     UserMessage,
 )
 from claude_sdk.permissions import PermissionAllow
+
+from ..support.deep import deep, deep_steps
 
 JSON = dict[str, Any]
 
@@ -624,7 +632,17 @@ BAD_IDS = st.sampled_from([["x"], {"a": 1}, 3, None, 2.5, False])
 
 
 class ProtocolMachine(RuleBasedStateMachine):
-    """Random CLI frames and host actions; the protocol's invariants after every step."""
+    """Random CLI frames and host actions; the protocol's invariants after every step.
+
+    The CLI's side: messages, results (naming any of the host's prompts, none, ``[]``, a
+    prompt answered already, several at once), turns of its own (task notifications,
+    background completions), lifecycle frames, its requests and withdrawals, answers to the
+    host's requests (an interrupt that withdraws queued prompts, ``cancel_async_message``),
+    mirrored transcript lines, garbage, the end of the stream. The host's side: prompts,
+    requests it may abandon, interrupt watches, answers to the CLI's requests, consumers of
+    one turn (`Protocol.claim`, for the next prompt or a named one) and of every message,
+    ``close``, ``fail`` and ``abort``.
+    """
 
     inbound = Bundle("inbound")
     outbound = Bundle("outbound")
@@ -633,6 +651,7 @@ class ProtocolMachine(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         self.p = Protocol()
+        self.mirror = False
         self.splitter = LineSplitter(max_line_bytes=200_000)
         self.unsent = b""
         self.records: dict[str, list[InboundRequest]] = {}
@@ -641,13 +660,28 @@ class ProtocolMachine(RuleBasedStateMachine):
         self.requests: dict[str, int] = {}  # request id -> answers seen
         self.abandoned: set[str] = set()
         self.results_fed = 0
-        self.sent_prompts: set[str] = set()
+        self.sent_prompts: list[str] = []
         self.turn_ends = 0
         self.result_messages = 0
         self.counter = 0
         self.errors: list[logging.LogRecord] = []
         self.handler = _Collect(self.errors)
         logging.getLogger("claude_sdk").addHandler(self.handler)
+        # The turns: which result settled which prompt (from `TurnEnded.settled`), the
+        # prompts the CLI withdrew, the consumers' claims and how each ended.
+        self.answered_by: dict[str, ResultMessage] = {}
+        self.interrupts: set[str] = set()
+        self.cancels: dict[str, str] = {}  # cancel_async_message request id -> prompt
+        self.claims: list[Claim] = []
+        self.targets: dict[int, str | None] = {}  # id(claim) -> the prompt asked for
+        self.ended: list[tuple[Claim, str, Any]] = []  # (claim, how, what)
+        self.watches: list[Any] = []
+        self.mirrored = 0
+
+    @initialize(mirror=st.booleans(), callbacks=st.booleans())
+    def start(self, mirror: bool, callbacks: bool) -> None:
+        self.p = Protocol(mirror=mirror, callbacks=callbacks)
+        self.mirror = mirror
 
     def teardown(self) -> None:
         logging.getLogger("claude_sdk").removeHandler(self.handler)
@@ -669,6 +703,16 @@ class ProtocolMachine(RuleBasedStateMachine):
                 self.requests[event.request_id] += 1
             elif isinstance(event, TurnEnded):
                 self.turn_ends += 1
+                assert event.settled == event.result.settles
+                assert event.own_turn == event.result.own_turn
+                for prompt in event.settled:
+                    # A prompt is answered by one result, once, and only a prompt sent.
+                    assert prompt in self.sent_prompts
+                    assert prompt not in self.answered_by
+                    self.answered_by[prompt] = event.result
+            elif isinstance(event, Mirrored):
+                assert self.mirror
+                self.mirrored += 1
 
     @rule(cut=st.integers(min_value=0, max_value=400))
     def flush(self, cut: int) -> None:
@@ -693,12 +737,59 @@ class ProtocolMachine(RuleBasedStateMachine):
         self._cli(assistant(text))
 
     @precondition(lambda self: not self.p.ended)
-    @rule(misfit=st.booleans(), is_error=st.booleans())
-    def cli_result(self, misfit: bool, is_error: bool) -> None:
-        if misfit:
+    @rule(misfit=st.sampled_from([None, "usage", "names"]), is_error=st.booleans())
+    def cli_result(self, misfit: str | None, is_error: bool) -> None:
+        if misfit == "usage":
             self._cli(line({"type": "result", "usage": "x", "modelUsage": {"m": 1}}))
+        elif misfit == "names":
+            self._cli(result(user_message_uuids=[1, None, {}], user_message_uuid=7))
         else:
             self._cli(result(is_error=is_error))
+        self.results_fed += 1
+
+    @precondition(lambda self: not self.p.ended)
+    @rule(
+        origin=st.sampled_from(
+            [
+                {"kind": "task-notification", "producer": "session-task"},
+                {"kind": "scheduled"},
+                None,
+            ]
+        ),
+        empty=st.booleans(),
+        background=st.booleans(),
+    )
+    def cli_own_turn(self, origin: JSON | None, empty: bool, background: bool) -> None:
+        """A turn of the CLI's own: a background task ended (its notification first), or a
+        wake-up; its result names no prompt (or ``[]``)."""
+        if background:
+            self._cli(
+                line(
+                    {
+                        "type": "system",
+                        "subtype": "task_notification",
+                        "task_id": "b1",
+                        "status": "completed",
+                        "output_file": "",
+                        "summary": "done",
+                    }
+                )
+            )
+        self._cli(assistant("own"))
+        fields: JSON = {"result": "own"}
+        if origin is not None:
+            fields["origin"] = origin
+        if empty:
+            fields["user_message_uuids"] = []
+        self._cli(result(**fields))
+        self.results_fed += 1
+
+    @precondition(lambda self: not self.p.ended and bool(self.answered_by))
+    @rule(data=st.data())
+    def cli_repeats_a_result(self, data: st.DataObject) -> None:
+        """A result naming a prompt answered already: a repeat, nobody's turn."""
+        prompt = data.draw(st.sampled_from(sorted(self.answered_by)))
+        self._cli(result(user_message_uuids=[prompt], result="again"))
         self.results_fed += 1
 
     @precondition(lambda self: not self.p.ended)
@@ -732,9 +823,14 @@ class ProtocolMachine(RuleBasedStateMachine):
         self._cli(success(bad_id, {}))
 
     @precondition(lambda self: not self.p.ended)
-    @rule(request_id=outbound, ok=st.booleans())
-    def cli_answers(self, request_id: str, ok: bool) -> None:
-        self._cli(success(request_id, {"still_queued": []}) if ok else error(request_id))
+    @rule(request_id=outbound, ok=st.booleans(), cancelled=st.lists(prompts, max_size=3))
+    def cli_answers(self, request_id: str, ok: bool, cancelled: list[str]) -> None:
+        if not ok:
+            self._cli(error(request_id))
+        elif request_id in self.cancels:
+            self._cli(success(request_id, {"cancelled": bool(cancelled)}))
+        else:  # an interrupt: it may withdraw queued prompts
+            self._cli(success(request_id, {"still_queued": [], "cancelled": cancelled}))
 
     @precondition(lambda self: not self.p.ended)
     @rule(
@@ -750,23 +846,18 @@ class ProtocolMachine(RuleBasedStateMachine):
                 b'{"type":"control_request","request_id":"zz","request":[]}',
                 b'{"type":"control_response","response":7}',
                 b'{"type":"user","message":{"role":"user","content":"x"},"type":"result"}',
+                b'{"type":"transcript_mirror","entries":7}',
             ]
         )
     )
     def cli_garbage(self, garbage: bytes) -> None:
         self._cli(garbage)
 
-    # -- the host ---------------------------------------------------------------------------
-
     @precondition(lambda self: not self.p.ended)
-    @rule(target=prompts)
-    def host_prompt(self) -> str:
-        out = self.p.send_prompt(UserMessage.prompt("x"))
-        message = wire.decode(out)
-        assert isinstance(message, UserMessage)
-        assert isinstance(message.uuid, str)
-        self.sent_prompts.add(message.uuid)
-        return message.uuid
+    @rule(n=st.integers(min_value=0, max_value=3))
+    def cli_mirrors(self, n: int) -> None:
+        entries = [{"type": "user", "uuid": f"e{i}"} for i in range(n)]
+        self._cli(line({"type": "transcript_mirror", "filePath": "/p/s.jsonl", "entries": entries}))
 
     @precondition(lambda self: not self.p.ended)
     @rule(named=st.lists(prompts, max_size=3, unique=True))
@@ -779,12 +870,44 @@ class ProtocolMachine(RuleBasedStateMachine):
     def cli_lifecycle(self, prompt: str, value: str) -> None:
         self._cli(lifecycle(prompt, value))
 
-    @precondition(lambda self: not self.p.ended)
+    # -- the host ---------------------------------------------------------------------------
+
+    @precondition(lambda self: not self.p.closed)
+    @rule(target=prompts)
+    def host_prompt(self) -> str:
+        out = self.p.send_prompt(UserMessage.prompt("x"))
+        message = wire.decode(out)
+        assert isinstance(message, UserMessage)
+        assert isinstance(message.uuid, str)
+        self.sent_prompts.append(message.uuid)
+        return message.uuid
+
+    @precondition(lambda self: not self.p.closed)
     @rule(target=outbound)
     def host_request(self) -> str:
         request_id, out = self.p.send_request(c.InterruptRequest())
         assert json.loads(out)["request_id"] == request_id
         self.requests[request_id] = 0
+        self.interrupts.add(request_id)
+        return request_id
+
+    @precondition(lambda self: not self.p.closed)
+    @rule(target=outbound)
+    def host_interrupt_watched(self) -> str:
+        watch = self.p.watch_interrupt()
+        request_id, _ = self.p.send_request(c.InterruptRequest(cancel_queued=True))
+        assert watch.request_id == request_id
+        self.watches.append(watch)
+        self.requests[request_id] = 0
+        self.interrupts.add(request_id)
+        return request_id
+
+    @precondition(lambda self: not self.p.closed)
+    @rule(target=outbound, prompt=prompts)
+    def host_cancels_async_message(self, prompt: str) -> str:
+        request_id, _ = self.p.send_request(c.CancelAsyncMessageRequest(message_uuid=prompt))
+        self.requests[request_id] = 0
+        self.cancels[request_id] = prompt
         return request_id
 
     @rule(request_id=consumes(outbound))
@@ -805,11 +928,87 @@ class ProtocolMachine(RuleBasedStateMachine):
                 self.writes[id(record)] += 1
                 assert id(record) not in self.withdrawn
 
+    @rule(prompt=st.one_of(st.none(), prompts))
+    def host_claims(self, prompt: str | None) -> None:
+        """A consumer of one turn (`receive_response`, `ask`): the next prompt, or one."""
+        claim = self.p.claim(prompt)
+        self.claims.append(claim)
+        self.targets[id(claim)] = prompt
+
+    def _end(self, claim: Claim, how: str, what: Any) -> None:
+        self.claims.remove(claim)
+        self.ended.append((claim, how, what))
+
+    @precondition(lambda self: bool(self.claims))
+    @rule(data=st.data(), until_dry=st.booleans())
+    def consumer_reads_a_turn(self, data: st.DataObject, until_dry: bool) -> None:
+        claim = data.draw(st.sampled_from(self.claims))
+        try:
+            verdict = claim.check()
+        except PromptWithdrawnError as exc:
+            self._end(claim, "withdrawn", exc.prompt_uuid)
+            return
+        except ClaudeSDKError as exc:
+            self._end(claim, "no_such_prompt", exc.kind)
+            return
+        if verdict is END:
+            self._end(claim, "end", None)
+            return
+        if verdict is not None:
+            self._end(claim, "again", verdict)
+            return
+        while self.p.messages:
+            item = self.p.messages.popleft()
+            if item.__class__ is bytes:
+                try:
+                    item = self.p.decode_message(item)
+                except MessageDecodeError as exc:
+                    self.p.skip_line(exc)
+                    continue
+            if isinstance(item, ResultMessage):
+                self.result_messages += 1
+                if claim.at_result(item):
+                    self._end(claim, "result", item)
+                    return
+            if not until_dry:
+                return
+
     @rule()
     def consumer_reads(self) -> None:
+        """A consumer of every message (`receive_messages`)."""
         for message in drain(self.p):
             if isinstance(message, ResultMessage):
                 self.result_messages += 1
+                self.p.taken(message)
+            assert not (self.mirror and isinstance(message, TranscriptMirrorMessage))
+
+    @precondition(lambda self: not self.p.ended)
+    @rule()
+    def host_closes(self) -> None:
+        self.p.close()
+
+    @precondition(lambda self: not self.p.ended)
+    @rule()
+    def host_aborts(self) -> None:
+        was_open = self.p.turn_open and not self.p.closed
+        out = self.p.abort()
+        assert (out is not None) == was_open
+        if out is not None:
+            assert json.loads(out)["request"] == {"subtype": "interrupt"}
+        assert self.p.closing
+
+    @precondition(lambda self: not self.p.ended and self.p.failure is None)
+    @rule()
+    def host_fails(self) -> None:
+        failure = SessionClosedError("the store is down")
+        pending = set(self.p.pending_requests)
+        answers = self.p.fail(failure)
+        assert {a.request_id for a in answers} == pending
+        for answer in answers:
+            assert answer.error is failure
+            self.requests[answer.request_id] += 1
+        assert self.p.pending_requests == []
+        assert self.p.closed
 
     @precondition(lambda self: not self.p.ended)
     @rule(code=st.sampled_from([0, 1, -15, None]))
@@ -818,9 +1017,12 @@ class ProtocolMachine(RuleBasedStateMachine):
         lines = self.splitter.close()
         if lines:
             self._events(self.p.receive_lines(lines))
+        closing = self.p.closing
         events = self.p.receive_eof(code)
         self._events(events)
         assert isinstance(events[-1], Ended)
+        if closing:  # the host closed stdin: the exit status is no failure
+            assert not isinstance(self.p.failure, ProcessError)
         # Every request still pending when the stream ended was withdrawn by it.
         for records in self.records.values():
             for record in records:
@@ -862,16 +1064,77 @@ class ProtocolMachine(RuleBasedStateMachine):
 
     @invariant()
     def open_prompts_are_prompts_sent(self) -> None:
-        assert set(self.p.open_prompts) <= self.sent_prompts
+        assert set(self.p.open_prompts) <= set(self.sent_prompts)
         assert self.p.turn_open == bool(self.p.open_prompts)
         if self.p.idle:
             assert self.p.open_prompts == []
+        assert self.p.may_close_stdin == (
+            not self.p._callbacks or not self.p.prompts_sent or self.p.idle
+        )
+
+    @invariant()
+    def a_consumers_turn_ends_only_at_a_result_that_settles_its_prompt(self) -> None:
+        """The invariant of issue 26, over every claim that ended so far."""
+        ended_prompts: list[str] = []
+        for claim, how, what in self.ended:
+            asked = self.targets[id(claim)]
+            if asked is not None:
+                assert claim.prompt == asked  # a named claim is that prompt's
+            if how in ("result", "again"):
+                assert claim.prompt is not None
+                assert claim.prompt in what.settles, (claim.prompt, what.settles)
+                # ... the very result that answered it, nothing of the CLI's own.
+                assert self.answered_by[claim.prompt] is what
+                assert not what.own_turn
+                ended_prompts.append(claim.prompt)
+            elif how == "withdrawn":
+                assert what == claim.prompt
+                assert claim.prompt is not None
+                assert claim.prompt not in self.answered_by
+                ended_prompts.append(claim.prompt)
+            elif how == "end":  # completed without a turn
+                assert claim.prompt is not None
+                assert claim.prompt not in self.answered_by
+                ended_prompts.append(claim.prompt)
+            else:
+                assert how == "no_such_prompt"
+                assert what == "no_such_prompt"  # the error's kind
+                assert asked is not None
+        # Each prompt's reply goes to one claim at most.
+        assert len(ended_prompts) == len(set(ended_prompts))
+
+    @invariant()
+    def a_claim_whose_reply_was_read_past_gets_it_at_once(self) -> None:
+        """Liveness: a claim bound to a prompt whose result a consumer has read already
+        ends at its next look (it does not wait for a result that came)."""
+        for claim in self.claims:
+            prompt = claim.prompt
+            if prompt is None or prompt not in self.answered_by:
+                continue
+            result = self.answered_by[prompt]
+            if any(m is result for m in self.p.messages):
+                continue  # still ahead in the queue: reading gets there
+            slot = self.p.ledger._slots.get(prompt)
+            if slot is not None and slot.delivered:
+                assert claim.check() is result
+                self._end(claim, "again", result)
+                return
 
     @invariant()
     def no_frame_stops_the_stream(self) -> None:
-        assert self.p.failure is None or isinstance(self.p.failure, (ProcessError,))
+        assert self.p.failure is None or isinstance(
+            self.p.failure, (ProcessError, SessionClosedError)
+        )
         bugs = [r for r in self.errors if r.levelno >= logging.ERROR]
         assert bugs == []
+
+    @invariant()
+    def interrupt_receipts_are_always_readable(self) -> None:
+        for watch in self.watches:
+            receipt = watch.receipt()
+            assert receipt.outcome in ("effective", "no_op", "queued_cancelled", "undetermined")
+            if watch.response is None:
+                assert receipt.outcome in ("undetermined", "effective")
 
 
 class _Collect(logging.Handler):
@@ -884,6 +1147,6 @@ class _Collect(logging.Handler):
 
 
 ProtocolMachine.TestCase.settings = settings(
-    max_examples=150, stateful_step_count=40, deadline=None
+    max_examples=deep(150), stateful_step_count=deep_steps(40), deadline=None
 )
 TestProtocolMachine = ProtocolMachine.TestCase

@@ -660,8 +660,8 @@ async def test_hooks_registered_with_the_decorator_registry_run() -> None:
         _ = [m async for m in session.receive_response()]
         await done.wait()
     assert seen == ["pre:Bash", "stop"]
-    with pytest.raises(ValueError, match="unknown hook event"):
-        hooks.on("NoSuchEvent")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="non-empty string"):
+        hooks.on("")  # type: ignore[arg-type]
 
 
 async def test_callbacks_get_a_typed_view_of_built_in_tool_inputs() -> None:

@@ -21,6 +21,8 @@ chosen with the environment variable ``FAKE_CLAUDE``: a comma-separated list of
 ``ignore_term``     ignore SIGTERM, and keep running after stdin closes
 ``exit=CODE``       write ``boom`` to stderr and exit with CODE as soon as a prompt arrives
 ``exit_now=CODE``   exit with CODE before reading anything
+``trickle=MS:N``    answer each prompt with an assistant frame written one byte every MS
+                    milliseconds, N bytes of text long (a slow link, a slow writer)
 ==================  ==========================================================================
 """
 
@@ -29,6 +31,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 
 
 def parse() -> dict[str, str]:
@@ -121,6 +124,13 @@ def main() -> None:
                 send(assistant(f"frame {i}", i))
             if "big_line" in conf:
                 send(assistant("y" * int(conf["big_line"])))
+            if "trickle" in conf:
+                pause, _, size = conf["trickle"].partition(":")
+                data = (json.dumps(assistant("t" * int(size or 50))) + "\n").encode()
+                for i in range(len(data)):
+                    sys.stdout.buffer.write(data[i : i + 1])
+                    sys.stdout.buffer.flush()
+                    time.sleep(int(pause) / 1000)
             for _ in range(int(conf.get("ask", 0))):
                 asked += 1
                 send(

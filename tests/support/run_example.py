@@ -122,6 +122,9 @@ SCENARIOS: dict[str, Scenario] = {
         expect=("blocked: rm -rf build", "ran Bash: echo hello -> 'hello'", "was blocked"),
     ),
     "policies.py": Scenario(needs_cli=False, expect=("policy: chain(",)),
+    # No reply: the slash command's shell command is denied before any API call (2.1.332),
+    # and an older CLI is not sent it; either way the output names the event.
+    "skill_shell_hooks.py": Scenario(expect=("PreSkillShellCommand",)),
     "policy_dry_run.py": Scenario(
         needs_cli=False, expect=("current: 2 calls, 0 differ", "proposed: 2 calls, 1 differ")
     ),
@@ -219,6 +222,29 @@ SCENARIOS: dict[str, Scenario] = {
             "unattributed:",
             "in the totals = the shares'",
             "for the turn = the shares'",
+        ),
+    ),
+    "own_turns.py": Scenario(
+        replies=(
+            {
+                "tool_use": (
+                    "Bash",
+                    {
+                        "command": "sleep 2; echo counted",
+                        "description": "Count in the background",
+                        "run_in_background": True,
+                    },
+                )
+            },
+            {"text": "Started it."},
+            {"text": "The background count is done."},
+            {"text": "Paris."},
+        ),
+        expect=(
+            "first: Started it.",
+            "the CLI's own turn (task-notification): The background count is done.",
+            "answer to my prompt: Paris.",
+            "it answers the prompt I sent: True",
         ),
     ),
     "interrupt_receipt.py": Scenario(

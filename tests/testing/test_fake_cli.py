@@ -63,7 +63,11 @@ from claude_sdk.testing import (
 )
 from claude_sdk.transports.memory import MemoryPeer, MemoryTransport
 
-from ..transcripts import records
+from ..transcripts import DATA, records
+
+#: The recordings of CLI 2.1.330 from the e2e suite (prompts with uuids, which the SDK's
+#: prompts carry now: results name them).
+E2E_2_1_330 = sorted((DATA / "e2e" / "2.1.330").glob("*.jsonl"))
 
 # A session that must not wait long for anything in these tests.
 FAST = Options(shutdown_grace=0.5, control_timeout=5.0, initialize_timeout=5.0)
@@ -913,7 +917,8 @@ def _keys_by_kind(frames: list[dict[str, Any]]) -> dict[str, set[str]]:
 
 
 async def test_frames_use_only_keys_the_recorded_cli_writes() -> None:
-    real = _keys_by_kind([r.msg for r in records() if r.direction == "cli>sdk"])
+    recorded = [*records(), *(r for f in E2E_2_1_330 for r in records(f))]
+    real = _keys_by_kind([r.msg for r in recorded if r.direction == "cli>sdk"])
 
     async def script(cli: ScriptedCLI) -> None:
         await cli.next_prompt()
