@@ -1077,7 +1077,11 @@ class StructuredOutputError(ResultError):
 
 
 class BudgetExceededError(ClaudeSDKError):
-    """A pool's budget is spent: the prompt was not sent (``PoolLimits``).
+    """A pool's budget holds the prompt back: it was not sent (``PoolLimits``).
+
+    The budget is spent; or the prompts in flight could spend the rest and the prompt waited
+    ``max_wait`` for them; or the CLI reported a figure that cannot be read, so what was
+    spent is not known (the budget fails closed). The message says which.
 
     Attributes:
         spent_usd: what the pool's sessions have cost so far.

@@ -10,9 +10,22 @@ Invariants, for every report:
 
 * main + every subagent + unattributed == the CLI's totals for the turn, per model and per
   field of `TokenUsage`; no share is negative;
-* their costs add up to the CLI's cost for the turn (to float rounding);
+* their costs add up to the CLI's cost for the turn (to float rounding), and every cost is a
+  finite float;
 * nothing raises: a missing, malformed or unknown figure leaves its tokens unattributed, and
   ``notes`` says why whenever that is more than the usual understated output (below).
+
+Figures beyond belief: a figure of the totals (a token count or a ``costUSD`` of
+``model_usage_since_last_result``, or of ``modelUsage`` when that is the source) is believed
+when it is a number from 0 to `MAX_FIGURE` (2**53), a whole one for tokens; None (not
+reported) reads as 0. Any other value (negative, NaN, infinite, above `MAX_FIGURE` such as a
+cost of 1e308 or a count of 10**400, a string, a boolean, a list) is left out of the totals
+and of every share (read as 0, never clamped: the report invents no figure) and ``notes``
+names it (``"a: cost_usd 1e+308 ...: left out"``). So every cost stays a finite float and
+the costs of a turn add up (a sum of 1e308 and 1e308 would be ``inf``); a token count stays
+short enough to print. Figures of the evidence (streamed ``usage``, the Agent tool's result,
+task notifications) read the same way, unbelieved ones as 0 without a note: their tokens
+stay unattributed.
 
 What the CLI reports (2.1.330 to 2.1.332, read off recorded traffic), and so what can be
 attributed:
@@ -48,8 +61,9 @@ on its model gets that model's cost exactly (``cost_basis``).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import attrs
 
@@ -78,17 +92,66 @@ WEIGHTS = {
 }
 #: Relative price of the cache writes kept for an hour.
 WEIGHT_1H = 2.0
+#: The largest figure believed, in tokens or in dollars (2**53, about 9.007e15: more than any
+#: turn uses or costs; up to it an integer is exact as a float, and a sum of a million such
+#: figures is still a finite float). `PoolLimits` reads the CLI's figures by the same rule.
+MAX_FIGURE = 2**53
 _AGENT_TOOLS = frozenset({"Agent", "Task"})
 
 #: How a share's cost was obtained (`AgentUsage.cost_basis`).
 CostBasis = Literal["exact", "proportional", "none"]
 
 
+class _Reading(NamedTuple):
+    """A figure as read by `_read_figure`."""
+
+    value: int | float  #: the figure; `MAX_FIGURE` when too large; 0 when not a figure
+    problem: str | None = None  #: why it is not believed as reported (None: it is)
+    too_large: bool = False  #: a number above `MAX_FIGURE` (infinity included)
+
+
+def _read_figure(value: object, *, whole: bool) -> _Reading:
+    """``value`` read as a count (``whole``) or as an amount in dollars.
+
+    None (not reported) reads as 0. A number from 0 to `MAX_FIGURE` (whole, for a count) is
+    believed. A larger one, infinity included, is ``too_large`` (value `MAX_FIGURE`: a caller
+    decides whether to clamp it or leave it out). Anything else (NaN, negative, a fraction of
+    a token, a bool, a string, a container) is not a figure (value 0).
+    """
+    if value is None:
+        return _Reading(0)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return _Reading(0, "not a number")
+    if isinstance(value, float) and math.isnan(value):
+        return _Reading(0, "not a number")
+    if value < 0:
+        return _Reading(0, "negative")
+    if value > MAX_FIGURE:
+        return _Reading(MAX_FIGURE, "beyond belief (over 2**53)", too_large=True)
+    if whole:
+        if isinstance(value, float) and not value.is_integer():
+            return _Reading(0, "not a whole number")
+        return _Reading(int(value))
+    return _Reading(float(value))
+
+
+def _show(value: object) -> str:
+    """A short, safe rendering of a figure for a note or a log line (an int of 5,000 digits
+    cannot even be printed: Python refuses)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**30:
+        digits = math.floor(math.log10(abs(value))) + 1
+        return f"{'-' if value < 0 else ''}an integer of about {digits} digits"
+    try:
+        text = repr(value)
+    except Exception:  # a figure that cannot be shown is named by its type
+        return f"a {type(value).__name__}"
+    return text if len(text) <= 40 else f"{text[:37]}..."
+
+
 def _count(value: object) -> int:
-    """A token count, or 0 for anything that is not a non-negative int."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        return 0
-    return value
+    """A token count, or 0 for anything that is not a believed count (`_read_figure`)."""
+    reading = _read_figure(value, whole=True)
+    return 0 if reading.problem is not None else int(reading.value)
 
 
 def _get(source: object, *names: str) -> object:
@@ -152,15 +215,21 @@ class TokenUsage:
     @property
     def weighted(self) -> float:
         """Price-weighted tokens (input 1, output 5, cache read 0.1, cache write 1.25, or 2
-        for the part written for an hour)."""
+        for the part written for an hour); ``inf`` if that is beyond a float."""
         one_hour = min(self.cache_creation_1h_input_tokens, self.cache_creation_input_tokens)
-        return (
-            self.input_tokens * WEIGHTS["input_tokens"]
-            + self.output_tokens * WEIGHTS["output_tokens"]
-            + self.cache_read_input_tokens * WEIGHTS["cache_read_input_tokens"]
-            + (self.cache_creation_input_tokens - one_hour) * WEIGHTS["cache_creation_input_tokens"]
-            + one_hour * WEIGHT_1H
+        # In twentieths, as integers: exact whatever the counts (a float product of a huge
+        # count would raise OverflowError).
+        twentieths = (
+            20 * self.input_tokens
+            + 100 * self.output_tokens
+            + 2 * self.cache_read_input_tokens
+            + 25 * (self.cache_creation_input_tokens - one_hour)
+            + 40 * one_hour
         )
+        try:
+            return twentieths / 20
+        except OverflowError:
+            return math.inf if twentieths > 0 else -math.inf
 
     def __add__(self, other: TokenUsage) -> TokenUsage:
         return TokenUsage(**{k: getattr(self, k) + getattr(other, k) for k in FIELDS})
@@ -501,14 +570,26 @@ class UsageTracker:
         self, result: ResultMessage, notes: list[str]
     ) -> tuple[dict[str, tuple[TokenUsage, float]], str]:
         """The turn's tokens and cost per model, and where they were read."""
-        cumulative = _per_model(result.model_usage)
+        # The figures the totals are read from; the result's field may not have fitted its
+        # type (the decoder keeps such a value in ``extra``).
+        since = _reported(result, "model_usage_since_last_result", "model_usage_since_last_result")
+        cumulative_notes: list[str] = []
+        cumulative = _per_model(
+            _reported(result, "model_usage", "modelUsage"), cumulative_notes, name="modelUsage"
+        )
         previous = self._cumulative
         if cumulative:
             self._cumulative = cumulative
-        if isinstance(result.model_usage_since_last_result, Mapping):
-            totals = _per_model(result.model_usage_since_last_result)
+        if isinstance(since, Mapping):
+            totals = _per_model(since, notes)
             source = "model_usage_since_last_result"
         elif cumulative:
+            if since is not None:
+                notes.append(
+                    f"the result's model_usage_since_last_result is {_show(since)}: the "
+                    "totals are read from modelUsage"
+                )
+            notes.extend(cumulative_notes)
             source = "modelUsage"
             if previous is None:
                 notes.append(
@@ -524,6 +605,8 @@ class UsageTracker:
                     delta, before_cost = tokens, 0.0  # a new process: counting starts again
                 totals[model] = (delta, max(0.0, cost - before_cost))
         else:
+            _per_model(since, notes, name="model_usage_since_last_result")
+            notes.extend(cumulative_notes)
             totals, source = {}, "model_usage_since_last_result"
         totals = {m: t for m, t in totals.items() if _nonzero(t[0]) or t[1]}
         if not totals and _nonzero(TokenUsage.of(result.usage)):
@@ -716,24 +799,55 @@ def _fit(
     return part
 
 
-def _cost(value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return 0.0
-    cost = float(value)
-    return cost if 0.0 <= cost < float("inf") else 0.0
+#: The figures of a ``modelUsage`` entry: (field of `TokenUsage`, names on an entry).
+_ENTRY_FIGURES = (
+    ("input_tokens", ("input_tokens", "inputTokens")),
+    ("output_tokens", ("output_tokens", "outputTokens")),
+    ("cache_read_input_tokens", ("cache_read_input_tokens", "cacheReadInputTokens")),
+    ("cache_creation_input_tokens", ("cache_creation_input_tokens", "cacheCreationInputTokens")),
+    (
+        "cache_creation_1h_input_tokens",
+        ("cache_creation_ephemeral1h_input_tokens", "cacheCreationEphemeral1hInputTokens"),
+    ),
+)
 
 
-def _per_model(figures: object) -> dict[str, tuple[TokenUsage, float]]:
-    """``modelUsage``-shaped figures as tokens and cost per model."""
+def _entry(model: str, usage: object, notes: list[str] | None) -> tuple[TokenUsage, float]:
+    """One ``modelUsage``-shaped entry as tokens and cost; a figure not believed (see the
+    module docstring) reads as 0, and ``notes`` (if given) says so."""
+    if usage is not None and not isinstance(usage, Mapping) and not attrs.has(type(usage)):
+        if notes is not None:
+            notes.append(f"{model}: its figures are {_show(usage)}, not an entry: left out")
+        return _ZERO, 0.0
+    counts: dict[str, int] = {}
+    for field, names in _ENTRY_FIGURES:
+        value = _get(usage, *names)
+        reading = _read_figure(value, whole=True)
+        if reading.problem is not None:
+            if notes is not None:
+                notes.append(f"{model}: {field} {_show(value)} is {reading.problem}: left out")
+            counts[field] = 0
+        else:
+            counts[field] = int(reading.value)
+    value = _get(usage, "cost_usd", "costUSD")
+    reading = _read_figure(value, whole=False)
+    if reading.problem is not None and notes is not None:
+        notes.append(f"{model}: cost_usd {_show(value)} is {reading.problem}: left out")
+    cost = 0.0 if reading.problem is not None else float(reading.value)
+    return TokenUsage(**counts), cost
+
+
+def _per_model(
+    figures: object, notes: list[str] | None = None, *, name: str = ""
+) -> dict[str, tuple[TokenUsage, float]]:
+    """``modelUsage``-shaped figures as tokens and cost per model; ``notes`` (if given)
+    names every figure not believed, and says so when ``figures`` (the result's ``name``)
+    is not a mapping at all."""
     if not isinstance(figures, Mapping):
+        if figures is not None and notes is not None:
+            notes.append(f"the result's {name} is {_show(figures)}: no totals read from it")
         return {}
-    return {
-        str(model): (
-            TokenUsage.of(usage),
-            _cost(_get(usage, "cost_usd", "costUSD")),
-        )
-        for model, usage in figures.items()
-    }
+    return {str(model): _entry(str(model), usage, notes) for model, usage in figures.items()}
 
 
 def _split_costs(
@@ -756,8 +870,20 @@ def _split_costs(
                 credit(None, model, cost, alone=True)
             continue
         for party, usage in parties.items():
-            credit(party, model, cost * usage.weighted / weight, alone=len(parties) == 1)
+            # The fraction first: each share is at most the model's cost, so finite.
+            credit(party, model, cost * (usage.weighted / weight), alone=len(parties) == 1)
     return out
+
+
+def _reported(result: ResultMessage, field: str, wire_name: str) -> object:
+    """A field of ``result`` as the CLI sent it: the decoder keeps a value that did not fit
+    the field's type in ``extra`` (under its wire name) and leaves the field None."""
+    value = getattr(result, field, None)
+    if value is None:
+        extra = getattr(result, "extra", None)
+        if isinstance(extra, Mapping):
+            return extra.get(wire_name)
+    return value
 
 
 def _fallback(result: ResultMessage, note: str) -> UsageReport:

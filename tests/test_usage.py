@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,8 +25,17 @@ from hypothesis import strategies as st
 import claude_sdk as cs
 from claude_sdk import messages as messages_module
 from claude_sdk import wire
+from claude_sdk.messages import ModelUsage, Usage
 from claude_sdk.testing import FakeCLI
-from claude_sdk.usage import FIELDS, KINDS, TokenUsage, UsageReport, UsageTracker, usage_by_agent
+from claude_sdk.usage import (
+    FIELDS,
+    KINDS,
+    MAX_FIGURE,
+    TokenUsage,
+    UsageReport,
+    UsageTracker,
+    usage_by_agent,
+)
 
 from .strategies import instances, json_values
 from .transcripts import DATA
@@ -67,6 +77,11 @@ def reports(msgs: list[Any]) -> list[UsageReport]:
 
 
 def assert_adds_up(report: UsageReport) -> None:
+    for agent in (*report.agents, report.total):
+        assert all(math.isfinite(c) for c in agent.costs.values()), agent
+        assert math.isfinite(agent.cost_usd), agent
+        assert all(0 <= getattr(u, f) <= MAX_FIGURE for u in agent.models.values() for f in FIELDS)
+    assert all(math.isfinite(c) for c in report.cost_by_agent_type().values())
     for model, total in report.total.models.items():
         parts = [a.models.get(model, TokenUsage()) for a in report.agents]
         for field in FIELDS:
@@ -738,3 +753,151 @@ async def test_reply_usage_by_agent() -> None:
     assert report.unattributed.models == {}
     assert report.main.cost_basis == "exact"
     assert report.main.cost_usd == pytest.approx(reply.result.total_cost_usd)
+
+
+# ------------------------------------------------------------- figures beyond belief
+
+
+def test_a_cost_of_1e308_keeps_every_share_finite() -> None:
+    # Issue 26: a per-model cost of 1e308: the shares summed to inf.
+    turn = [
+        assistant("m1", "a", api_usage(10, 1), blocks=[agent_call("t1", "general-purpose")]),
+        assistant("s1", "a", api_usage(20, 2), parent="t1"),
+        assistant("s2", "b", api_usage(30, 3), parent="t1"),
+        result(
+            api_usage(10, 1),
+            {"a": model_usage(30, 3, cost=1e308), "b": model_usage(30, 3, cost=1e308)},
+        ),
+    ]
+    turn[-1]["total_cost_usd"] = 1.0  # JSON has no inf
+    report = usage_by_agent(messages(turn))
+    assert_adds_up(report)
+    assert report.total.cost_usd == 0.0  # neither cost is believed
+    for model in ("a", "b"):
+        assert any(n.startswith(f"{model}: ") and "cost_usd" in n for n in report.notes)
+    # The tokens are attributed as usual.
+    assert report.main.tokens == tokens(10, 1)
+    sub = report.subagent("t1")
+    assert sub is not None
+    assert sub.tokens == tokens(50, 5)
+
+
+def test_costs_that_are_not_costs_are_left_out_and_said() -> None:
+    per_model = {m: model_usage(10, 1, cost=0.25) for m in "abcd"}
+    turn = [result(api_usage(10, 1), per_model)]
+    per_model["a"]["costUSD"] = -1.0
+    per_model["b"]["costUSD"] = "0.5"
+    per_model["c"]["costUSD"] = True
+    report = usage_by_agent(messages(turn))
+    assert_adds_up(report)
+    assert report.total.costs == {"a": 0.0, "b": 0.0, "c": 0.0, "d": 0.25}
+    for model in ("a", "b", "c"):
+        assert any(n.startswith(f"{model}: ") and "cost_usd" in n for n in report.notes), model
+    # Built in Python, a result may hold what JSON cannot: NaN, inf.
+    built = cs.ResultMessage(
+        subtype="success",
+        usage=Usage(input_tokens=10, output_tokens=1),
+        model_usage_since_last_result={
+            "x": ModelUsage(input_tokens=10, output_tokens=1, cost_usd=math.nan),
+            "y": ModelUsage(input_tokens=10, output_tokens=1, cost_usd=math.inf),
+        },
+    )
+    report = usage_by_agent([built])
+    assert_adds_up(report)
+    assert report.total.costs == {"x": 0.0, "y": 0.0}
+    assert {n.split(":")[0] for n in report.notes if "cost_usd" in n} == {"x", "y"}
+
+
+def test_token_counts_beyond_belief_are_left_out_and_said() -> None:
+    for huge in (10**400, 10**5000, 2**53 + 1):
+        built = cs.ResultMessage(
+            subtype="success",
+            usage=Usage(input_tokens=10, output_tokens=1),
+            model_usage_since_last_result={
+                "a": ModelUsage(input_tokens=huge, output_tokens=1, cost_usd=0.5)
+            },
+        )
+        report = usage_by_agent([built])
+        repr(report)  # no figure too long to print (Python refuses ints over 4300 digits)
+        assert_adds_up(report)
+        assert not any("could not be attributed" in n for n in report.notes), report.notes
+        assert any(n.startswith("a: ") and "input_tokens" in n for n in report.notes)
+        assert report.total.models["a"].input_tokens == 0
+        assert report.total.costs == {"a": 0.5}
+
+
+_BEYOND = st.sampled_from(
+    [
+        1e308,
+        1.7976931348623157e308,
+        1e300,
+        float(2**53),
+        2**53,
+        2**53 + 1,
+        10**400,
+        -(10**400),
+        -1.0,
+        0.5,
+        7,
+        "8",
+        True,
+        None,
+    ]
+)
+_FIGURE = st.one_of(_BEYOND, _VALUES)
+
+
+def believed(value: object, *, cost: bool) -> bool:
+    """Whether a totals figure is believed (see the usage module docstring)."""
+    if value is None:
+        return True
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    if isinstance(value, float) and math.isnan(value):
+        return False
+    if not 0 <= value <= MAX_FIGURE:
+        return False
+    return cost or isinstance(value, int) or value.is_integer()
+
+
+_PER_MODEL_KEYS = {
+    "inputTokens": False,
+    "outputTokens": False,
+    "cacheReadInputTokens": False,
+    "cacheCreationInputTokens": False,
+    "cacheCreationEphemeral1hInputTokens": False,
+    "costUSD": True,
+}
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    per_model=st.dictionaries(
+        st.sampled_from(["a", "b", "c"]),
+        st.fixed_dictionaries(dict.fromkeys(_PER_MODEL_KEYS, _FIGURE)),
+        max_size=3,
+    ),
+    main=st.fixed_dictionaries(dict.fromkeys(KINDS, _FIGURE)),
+)
+def test_any_totals_keep_every_share_finite_or_say_why(
+    per_model: dict[str, JSON], main: JSON
+) -> None:
+    frame = {
+        "type": "result",
+        "subtype": "success",
+        "is_error": False,
+        "usage": main,
+        "modelUsage": per_model,
+        "model_usage_since_last_result": per_model,
+        "total_cost_usd": 1.0,
+    }
+    decoded = messages([frame])
+    if not decoded:  # JSON has no NaN nor inf: such a line is not decoded
+        return
+    report = usage_by_agent(decoded)
+    assert_adds_up(report)
+    for model, figures in per_model.items():
+        odd = [k for k, cost in _PER_MODEL_KEYS.items() if not believed(figures[k], cost=cost)]
+        if odd:
+            said = [n for n in report.notes if n.startswith(f"{model}: ")]
+            assert said, (model, odd, report.notes)
