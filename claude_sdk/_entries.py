@@ -151,6 +151,9 @@ class UserEntry(ChainEntry):
     #: Where a queued prompt came from (``{"kind": ...}``; CLI 2.1.332 and later).
     origin: dict[str, Any] | None = None
     queue_skip_attachments: bool | None = None
+    #: A message the CLI wrote beside a prompt, as part of its turn (a skill's or slash
+    #: command's expansion): not a prompt of its own.
+    turn_companion: bool | None = None
 
     @property
     def text(self) -> str:
@@ -198,6 +201,9 @@ class AssistantEntry(ChainEntry):
     per_turn_effort: str | None = None
     made_by: str | None = None
     attribution_agent: str | None = None
+    #: The skill (or slash command) the response was made under.
+    attribution_skill: str | None = None
+    attribution_plugin: str | None = None
     attribution_mcp_server: str | None = None
     attribution_mcp_tool: str | None = None
     tool_input_stream_ms: int | None = None

@@ -216,6 +216,8 @@ class Protocol:
         # uuids of prompts not settled, in the order sent -> when (monotonic), if DEBUG was on
         self._open: dict[str, float | None] = {}
         self._made: set[str] = set()  # uuids made here (their lifecycle is bookkeeping)
+        # Open prompts whose turn the CLI said it started (``command_lifecycle`` started).
+        self._running: dict[str, None] = {}
         self._named = False  # the CLI names prompts (user_message_uuids, command_lifecycle)
         self._cancel_targets: dict[str, str] = {}  # cancel_async_message request -> uuid
         self._watches: list[InterruptWatch] = []  # interrupts waiting for their outcome
@@ -442,9 +444,11 @@ class Protocol:
 
         A result that names prompts (``user_message_uuids``, ``user_message_uuid``)
         answers those of ours among them; naming none of ours (``[]``, other uuids, or
-        prompts answered already) it is a turn of the CLI's own, or a repeat. A CLI that
-        never names prompts answers them in order, one per result, except a result whose
-        ``origin`` says the turn was not a prompt's (a task notification).
+        prompts answered already) it is a turn of the CLI's own, or a repeat. A result
+        without those keys whose ``origin`` says its turn was not a prompt's (a task
+        notification) is the CLI's own; otherwise it answers the prompts whose turn the CLI
+        said it started (``command_lifecycle``), or, for a CLI that never names prompts,
+        the oldest open one.
         """
         uuids = frame.user_message_uuids
         one = frame.user_message_uuid
@@ -456,8 +460,11 @@ class Protocol:
             self._named = True
             # The decoders trust the field's type; a hostile CLI may send anything in it.
             named = [u for u in uuids if isinstance(u, str)]  # type: ignore[redundant-expr]
-        elif not self._named and self._open and not _not_a_prompt(frame.origin):
-            named = [next(iter(self._open))]
+        elif not _not_a_prompt(frame.origin):
+            if self._running:  # the turn the CLI started for them (one turn at a time)
+                named = list(self._running)
+            elif not self._named and self._open:
+                named = [next(iter(self._open))]
         # The reply: a prompt gets the first result that names it, even after its
         # lifecycle said "completed" (the CLI may write that first).
         settles = self.ledger.answer(named, frame) if named else ()
@@ -495,6 +502,8 @@ class Protocol:
                 self._named = True
             if frame.state == "completed":
                 self.ledger.completed(command)
+            elif frame.state == "started" and command in self._open:
+                self._running[command] = None
             if frame.state in ("completed", "cancelled") and command in self._open:
                 cancelled = frame.state == "cancelled"
                 self._settle_prompt(command, cancelled=cancelled, reason="cancelled by the CLI")
@@ -512,6 +521,7 @@ class Protocol:
         result: m.ResultMessage | None = None,
         reason: str = "",
     ) -> None:
+        self._running.pop(prompt, None)
         if self._open.pop(prompt, _MISSING) is not _MISSING and cancelled:
             self.prompts_cancelled += 1
             self.ledger.withdrawn(prompt, reason)

@@ -661,6 +661,7 @@ class ScriptedCLI:
         #: turn's ``system/init`` and ``result``. False: a CLI that names nothing (older
         #: CLIs; the SDK then matches results to prompts in order).
         self.names_prompts = True
+        self._started: set[str] = set()
         self._cost = 0.0
         self._model_usage: dict[str, _JSON] = {}
         self._tg: anyio.abc.TaskGroup | None = None
@@ -806,14 +807,13 @@ class ScriptedCLI:
         prompt = self._prompt_queue.popleft()
         if isinstance(prompt.uuid, str):
             self.answering.append(prompt.uuid)
-            await self.lifecycle(prompt.uuid, "started")
         return prompt
 
     async def lifecycle(self, command_uuid: str, state: str) -> None:
         """Write ``command_lifecycle`` for a prompt that carried a uuid, as CLI 2.1.330 does
         (``msg_lifecycle_v1``): ``queued`` when it arrives, ``started`` when its turn takes
-        it, ``completed`` after its result (``cancelled`` after an error result, or when an
-        interrupt withdrew it)."""
+        it (at the turn's `system_init`), ``completed`` after its result (``cancelled`` after
+        an error result, or when an interrupt withdrew it)."""
         if not self.names_prompts:
             return
         await self._send_if_alive(
@@ -1760,6 +1760,10 @@ class ScriptedCLI:
         }
         if self.answering and self.names_prompts:  # the first frame of a turn names them
             frame["user_message_uuids"] = list(self.answering)
+            for prompt in self.answering:  # the turn takes them: started, before init
+                if prompt not in self._started:
+                    self._started.add(prompt)
+                    await self.lifecycle(prompt, "started")
         frame.update(fields)
         await self.send(frame)
 
@@ -1987,6 +1991,13 @@ class ScriptedCLI:
     ) -> ResultMessage:
         """Write a ``result`` frame shaped like CLI 2.1.330's.
 
+        As the CLI does, it names the prompts the script took (`next_prompt`) since the last
+        result (``user_message_uuid``, ``user_message_uuids``) and writes their
+        ``command_lifecycle`` ``completed`` after it. Pass ``user_message_uuids`` to choose
+        what it names (``[]``: none), or an ``origin`` whose ``kind`` is not ``"human"``
+        for a turn of the CLI's own (it names none; the prompts taken wait for a later
+        result; see `own_turn`).
+
         Args:
             text: the final text (``result``; error subtypes carry ``errors`` instead).
             subtype: ``success`` or an ``error_*`` subtype.
@@ -2062,7 +2073,12 @@ class ScriptedCLI:
             "result_index": len(self.results),
             "model_usage_since_last_result": {self.model: turn_usage},
         }
-        if "user_message_uuids" in fields or "user_message_uuid" in fields:
+        origin = fields.get("origin")
+        if isinstance(origin, dict) and origin.get("kind") not in (None, "human"):
+            # A turn of the CLI's own (a task notification): it names no prompt, and the
+            # prompts taken wait for a later result.
+            answered = []
+        elif "user_message_uuids" in fields or "user_message_uuid" in fields:
             # The script says what the result names: the prompts taken that it names are
             # answered; the others wait for a later result.
             named = fields.get("user_message_uuids")

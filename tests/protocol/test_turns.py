@@ -321,3 +321,27 @@ def test_a_result_not_read_through_a_session_is_not_marked() -> None:
     assert frame.settles == ()
     assert not frame.own_turn
     assert wire.encode(frame) == wire.encode(wire.decode(wire.encode(frame)))
+
+
+def test_a_result_without_names_answers_the_prompts_whose_turn_started() -> None:
+    """A CLI names the prompt its turn takes (``command_lifecycle`` started); a result that
+    carries no ``user_message_uuids`` key then answers that turn's prompts (the CLI runs one
+    turn at a time), unless its origin says it was the CLI's own."""
+    p = Protocol()
+    first, second = send(p, "a"), send(p, "b")
+    p.receive_lines([lifecycle(first, "queued"), lifecycle(second, "queued")])
+    p.receive_lines([result("own, before any turn started")])  # nothing started: own
+    p.receive_lines([lifecycle(first, "started"), result("task", origin=TASK)])
+    p.receive_lines([result("one")])
+    messages, ended = read_turn(p, p.claim())
+    assert ended.settles == (first,)
+    assert [(m.text, m.own_turn) for m in messages] == [
+        ("own, before any turn started", True),
+        ("task", True),
+        ("one", False),
+    ]
+    # The second prompt has not started: an unnamed result now is the CLI's own.
+    p.receive_lines([result("own again"), lifecycle(second, "started"), result("two")])
+    messages, ended = read_turn(p, p.claim())
+    assert ended.settles == (second,)
+    assert [m.own_turn for m in messages] == [True, False]

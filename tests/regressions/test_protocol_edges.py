@@ -191,11 +191,10 @@ MISFITS = [
 
 
 def ending_with(line: bytes) -> Script:
-    """A turn that ends with ``line`` (written raw), then ``idle``; the CLI names no
-    prompt (as CLIs before 2.1.330: the raw result line names none either)."""
+    """A turn that ends with ``line`` (written raw, naming no prompt), then ``idle``: the
+    result answers the prompt whose turn the CLI started (``command_lifecycle``)."""
 
     async def script(cli: ScriptedCLI) -> None:
-        cli.names_prompts = False
         await cli.handshake()
         await cli.next_prompt()
         await cli.state("running")

@@ -275,6 +275,49 @@ def test_every_pool_ask_gets_its_own_answer(backend: str, plan: list[PoolStep]) 
     anyio.run(drive_pool, plan, backend=backend)
 
 
+async def drive_ask(before: tuple[Own, ...], after: tuple[Own, ...], via_query: bool) -> None:
+    async def script(cli: ScriptedCLI) -> None:
+        await cli.handshake()
+        prompt = await cli.next_prompt()
+        for n, own in enumerate(before):
+            await play_own(cli, own, f"b{n}")
+        await cli.turn(text=answer(prompt.text))
+        for n, own in enumerate(after):
+            await play_own(cli, own, f"a{n}")
+        await cli.serve_until_stdin_closes()
+
+    options = cs.Options(shutdown_grace=1.0)
+    with anyio.fail_after(10):
+        if via_query:
+            async with cs.query("x", options=options, transport=FakeCLI(script)) as stream:
+                messages = [m async for m in stream]
+        else:
+            reply = await cs.ask("x", options=options, transport=FakeCLI(script))
+            messages = list(reply.messages)
+            assert len(reply.own_turns) == len(before)
+    result = messages[-1]
+    assert isinstance(result, cs.ResultMessage)
+    assert result.text == answer("x")
+    check_reply(messages, result.settles[0], answer("x"))
+
+
+@pytest.mark.parametrize("backend", ["asyncio", "trio"])
+@settings(
+    max_examples=deep(15),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(
+    before=st.lists(owns, max_size=3).map(tuple),
+    after=st.lists(owns, max_size=2).map(tuple),
+    via_query=st.booleans(),
+)
+def test_ask_and_query_return_their_own_answer(
+    backend: str, before: tuple[Own, ...], after: tuple[Own, ...], via_query: bool
+) -> None:
+    anyio.run(drive_ask, before, after, via_query, backend=backend)
+
+
 async def test_ask_returns_its_own_answer_after_own_turns_before_it() -> None:
     async def script(cli: ScriptedCLI) -> None:
         await cli.handshake()

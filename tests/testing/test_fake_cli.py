@@ -1045,3 +1045,55 @@ async def test_scenarios_subagent_background_task_rate_limit_and_compaction() ->
     assert rate.rate_limit_info.rate_limit_type == "five_hour"
     compacted = next(f for f in frames if isinstance(f, m.CompactBoundaryMessage))
     assert compacted.compact_metadata.trigger == "manual"
+
+
+async def test_results_name_the_prompts_taken_as_the_cli_does() -> None:
+    """Issue 26: the fake names prompts like CLI 2.1.330 (lifecycle frames, the turn's init
+    and result), and its own turns name none."""
+    seen: dict[str, Any] = {}
+
+    async def script(cli: ScriptedCLI) -> None:
+        await cli.handshake()
+        first = await cli.next_prompt()
+        await cli.own_turn("own, while the prompt waits")
+        await cli.result("task", origin={"kind": "task-notification"})
+        answered = await cli.turn(text="one")
+        seen["first"] = (first.uuid, answered.user_message_uuids)
+        second = await cli.next_prompt()
+        third = await cli.next_prompt()
+        both = await cli.turn(text="two and three")
+        seen["merged"] = ([second.uuid, third.uuid], both.user_message_uuids)
+        fourth = await cli.next_prompt()
+        await cli.result("explicitly none", user_message_uuids=[])
+        late = await cli.result("four")
+        seen["fourth"] = (fourth.uuid, late.user_message_uuids)
+        await cli.serve_until_stdin_closes()
+
+    fake = FakeCLI(script)
+    async with open_session(Options(shutdown_grace=1.0), transport=fake) as session:
+        one = await session.send("1")
+        first = [m async for m in session.receive_response()]
+        two, three = await session.send("2"), await session.send("3")
+        merged = [m async for m in session.receive_response(three)]
+        four = await session.send("4")
+        fourth = [m async for m in session.receive_response(four)]
+    assert seen["first"] == (one, [one])
+    assert seen["merged"] == ([two, three], [two, three])
+    assert seen["fourth"] == (four, [four])
+    results = [m for m in first if isinstance(m, ResultMessage)]
+    assert [(r.text, r.own_turn) for r in results] == [
+        ("own, while the prompt waits", True),
+        ("task", True),
+        ("one", False),
+    ]
+    assert merged[-1].settles == (two, three)
+    assert [(r.text, r.own_turn) for r in fourth if isinstance(r, ResultMessage)] == [
+        ("explicitly none", True),
+        ("four", False),
+    ]
+    written = [wire.loads(line) for line in fake.cli.sent]
+    lifecycle = [
+        (f["command_uuid"], f["state"]) for f in written if f["type"] == "command_lifecycle"
+    ]
+    assert (one, "queued") in lifecycle
+    assert lifecycle.index((one, "started")) < lifecycle.index((one, "completed"))
