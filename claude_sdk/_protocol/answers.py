@@ -74,9 +74,11 @@ class UnfitAnswerError(TypeError):
 
 
 def describe(exc: BaseException) -> str:
-    """``Type: message`` of an exception, for answers and logs."""
+    """``Type: message`` of an exception, for answers and logs (an answer that does not fit
+    is named by its public class, ``TypeError``: what the model reads stays the same)."""
     text = str(exc)
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    name = "TypeError" if isinstance(exc, UnfitAnswerError) else type(exc).__name__
+    return f"{name}: {text}" if text else name
 
 
 # ======================================================================================

@@ -261,7 +261,7 @@ UNKNOWN_DENIALS: list[tuple[Any, JSON]] = [
             "hookSpecificOutput": {
                 "hookEventName": "FutureEvent",
                 "permissionDecision": "deny",
-                "permissionDecisionReason": "hook failed: UnfitAnswerError: bad",
+                "permissionDecisionReason": "hook failed: TypeError: bad",
             }
         },
     ),
@@ -271,7 +271,7 @@ UNKNOWN_DENIALS: list[tuple[Any, JSON]] = [
             "hookSpecificOutput": {
                 "hookEventName": "FutureEvent",
                 "permissionDecision": "deny",
-                "permissionDecisionReason": "hook failed: UnfitAnswerError: bad",
+                "permissionDecisionReason": "hook failed: TypeError: bad",
             }
         },
     ),
@@ -280,13 +280,13 @@ UNKNOWN_DENIALS: list[tuple[Any, JSON]] = [
         {
             "hookSpecificOutput": {
                 "hookEventName": "FutureEvent",
-                "decision": {"behavior": "deny", "message": "hook failed: UnfitAnswerError: bad"},
+                "decision": {"behavior": "deny", "message": "hook failed: TypeError: bad"},
             }
         },
     ),
     (
         {"decision": "block", "colour": "red"},
-        {"decision": "block", "reason": "hook failed: UnfitAnswerError: bad"},
+        {"decision": "block", "reason": "hook failed: TypeError: bad"},
     ),
 ]
 
