@@ -1086,7 +1086,9 @@ async def test_results_name_the_prompts_taken_as_the_cli_does() -> None:
         ("task", True),
         ("one", False),
     ]
-    assert merged[-1].settles == (two, three)
+    last = merged[-1]
+    assert isinstance(last, ResultMessage)
+    assert last.settles == (two, three)
     assert [(r.text, r.own_turn) for r in fourth if isinstance(r, ResultMessage)] == [
         ("explicitly none", True),
         ("four", False),
