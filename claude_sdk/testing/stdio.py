@@ -34,6 +34,7 @@ import anyio
 
 from .._protocol.launch import LaunchSpec
 from ..transports.base import Transport
+from ..transports.memory import MemoryTransport
 
 __all__ = ["load_script", "serve_stdio", "write_fake_cli"]
 
@@ -53,6 +54,15 @@ async def serve_stdio(
     """
     source = stdin if stdin is not None else sys.stdin.buffer
     sink = stdout if stdout is not None else sys.stdout.buffer
+
+    def write(data: bytes) -> None:
+        sink.write(data)
+        sink.flush()
+
+    if isinstance(transport, MemoryTransport):
+        # Each write is on stdout when the script's `send` returns, as a real CLI's is: a
+        # script that then kills its own process (a CLI lost mid-turn) loses nothing.
+        transport.stdout_sink = write
     spec = LaunchSpec(argv=tuple(argv), stderr=_to_stderr)
     async with transport.connect(spec) as conn, anyio.create_task_group() as tg:
 

@@ -19,6 +19,7 @@ from contextlib import asynccontextmanager
 
 import anyio
 import anyio.abc
+import anyio.lowlevel
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
 from .._protocol.framing import LineSplitter
@@ -71,8 +72,10 @@ class MemoryPeer:
         stdin: MemoryObjectReceiveStream[bytes],
         stdout: MemoryObjectSendStream[bytes],
         stderr: StderrTail,
+        sink: Callable[[bytes], None] | None = None,
     ) -> None:
         self.spec = spec
+        self._sink = sink
         self._stdin = stdin
         self._stdout = stdout
         self._stderr = stderr
@@ -86,6 +89,12 @@ class MemoryPeer:
         """Write raw bytes to the SDK (need not be whole lines)."""
         if self.returncode is not None:
             raise anyio.ClosedResourceError
+        if self._sink is not None:
+            # Written before this returns, as a process's write to a pipe: a peer that dies
+            # right after (SIGKILL) loses nothing it wrote.
+            self._sink(data)
+            await anyio.lowlevel.checkpoint()
+            return
         await self._stdout.send(data)
 
     async def send_line(self, line: bytes) -> None:
@@ -172,13 +181,16 @@ class MemoryTransport(Transport):
     def __init__(self, peer: PeerFunction) -> None:
         self._peer_fn = peer
         self.connections: list[MemoryConnection] = []
+        #: Where the peer's stdout goes instead of the connection, written synchronously
+        #: (``claude_sdk.testing.stdio`` serving a script as a process); None: the SDK side.
+        self.stdout_sink: Callable[[bytes], None] | None = None
 
     @asynccontextmanager
     async def connect(self, spec: LaunchSpec) -> AsyncIterator[Connection]:
         stdin_send, stdin_recv = anyio.create_memory_object_stream[bytes](math.inf)
         stdout_send, stdout_recv = anyio.create_memory_object_stream[bytes](math.inf)
         stderr = StderrTail(callback=spec.stderr)
-        peer = MemoryPeer(spec, stdin_recv, stdout_send, stderr)
+        peer = MemoryPeer(spec, stdin_recv, stdout_send, stderr, self.stdout_sink)
         conn = MemoryConnection(peer, stdin_send, stdout_recv, spec, stderr)
         self.connections.append(conn)
 
