@@ -106,6 +106,7 @@ from .messages import (
     UserMessage,
 )
 from .stores._keys import check_key_part, subpath_is_safe
+from .stores._memory import checked_load
 
 if TYPE_CHECKING:
     from .stores._contract import SessionKey, SessionStore
@@ -945,10 +946,11 @@ class StoreHistory:
 
     async def _load(self, session_id: str, subpath: str | None = None) -> list[dict[str, Any]]:
         key = self._key(session_id, subpath)
+        import anyio.to_thread
+
         entries = await self._call("load", key, self.store.load, key)
-        if not isinstance(entries, list):
-            return []
-        return [e for e in entries if isinstance(e, dict)]
+        # Every entry, or a typed error naming the one that is not JSON: never a quiet gap.
+        return await anyio.to_thread.run_sync(checked_load, entries, key) or []
 
     async def _exists(self, session_id: str) -> None:
         if not await self._load(session_id):

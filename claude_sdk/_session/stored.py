@@ -44,6 +44,7 @@ from ..errors import SessionNotFoundError, SessionStoreError
 from ..options import Options
 from ..stores._contract import SessionKey, SessionStore
 from ..stores._keys import subpath_is_safe
+from ..stores._memory import checked_load
 
 __all__ = ["Prepared", "prepare"]
 
@@ -163,11 +164,8 @@ async def _load(store: SessionStore, key: SessionKey) -> list[dict[str, Any]] | 
             entries = await store.load(key)
     except Exception as exc:
         raise _store_error("load", key, exc) from exc
-    if entries is None:
-        return None
-    if not isinstance(entries, list):
-        raise _store_error("load", key, TypeError(f"load returned {type(entries).__name__}"))
-    return [e for e in entries if isinstance(e, dict)]  # type: ignore[redundant-expr]
+    # Every entry, or a typed error naming the one that is not JSON: never a quiet gap.
+    return await anyio.to_thread.run_sync(checked_load, entries, key)
 
 
 async def _materialise(

@@ -14,7 +14,8 @@ Contract (as for every shipped store, see `claude_sdk.stores`):
   every store takes): an invalid key raises `OptionsError`, a `ValueError`.
 
 The module also holds the helpers the other stores share: `check_key`, `encode_entry`,
-`decode_entry` and `uuid_of`.
+`decode_entry` and `uuid_of`; and `checked_load`, the one check of what any store's ``load``
+answered before the SDK writes it where the CLI reads it.
 
 Known limitation of the JSON round trip: integers beyond 64 bits come back as floats (orjson
 reads them so; the CLI, written in JavaScript, never writes such integers).
@@ -31,7 +32,7 @@ from typing import Any
 import attrs
 import orjson
 
-from ..errors import OptionsError
+from ..errors import OptionsError, SessionStoreError
 from ._contract import (
     SessionKey,
     SessionListSubkeysKey,
@@ -40,7 +41,14 @@ from ._contract import (
 )
 from ._keys import check_key_part, subpath_is_safe
 
-__all__ = ["MemoryStore", "check_key", "decode_entry", "encode_entry", "uuid_of"]
+__all__ = [
+    "MemoryStore",
+    "check_key",
+    "checked_load",
+    "decode_entry",
+    "encode_entry",
+    "uuid_of",
+]
 
 
 def check_key(key: Mapping[str, object]) -> tuple[str, str, str | None]:
@@ -125,6 +133,44 @@ def encode_entry(entry: object, index: int = 0) -> bytes:
         raise OptionsError(
             f"session store entries[{index}] is not JSON: {exc}", option="entries"
         ) from None
+
+
+def checked_load(answer: object, key: Mapping[str, Any]) -> list[SessionStoreEntry] | None:
+    """What a store's ``load(key)`` answered, checked: None, or a list of JSON objects.
+
+    Every entry is kept or the whole answer is refused: an entry dropped here would be a turn
+    missing from the conversation the CLI resumes, with nothing to say so.
+
+    Raises:
+        SessionStoreError: the answer is not a list, or an entry is not a dict or not JSON (a
+            ``datetime``, a ``set``, ``bytes``); the message names the entry and its type.
+    """
+    if answer is None:
+        return None
+    where = {k: str(v) for k, v in key.items()}
+    if not isinstance(answer, list):
+        raise SessionStoreError(
+            f"session store load answered a {type(answer).__name__}, not a list of entries "
+            "(or None)",
+            operation="load",
+            key=where,
+        )
+    for index, entry in enumerate(answer):
+        problem = None
+        if not isinstance(entry, dict):
+            problem = f"is a {type(entry).__name__}, not a JSON object"
+        else:
+            try:  # JSON as the CLI reads it: no datetime, set, bytes, NaN (orjson takes some)
+                json.dumps(entry, allow_nan=False)
+            except (TypeError, ValueError, RecursionError) as exc:
+                problem = f"is not JSON: {type(exc).__name__}: {exc}"
+        if problem is not None:
+            raise SessionStoreError(
+                f"session store load: entries[{index}] of {len(answer)} {problem}",
+                operation="load",
+                key=where,
+            )
+    return answer
 
 
 def decode_entry(line: bytes | str) -> SessionStoreEntry:

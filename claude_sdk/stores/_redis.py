@@ -119,9 +119,8 @@ def _redact(url: str) -> str:
         return "<unparsable url>"
     if parts.password is None and "password" not in parts.query:
         return url
-    host = parts.hostname or ""
-    if parts.port is not None:
-        host = f"{host}:{parts.port}"
+    # The host and port as written (``parts.port`` raises for a port that is not one).
+    host = parts.netloc.rpartition("@")[2]
     user = f"{parts.username}:***@" if parts.username else ":***@"
     query = urllib.parse.urlencode(
         [
@@ -132,6 +131,31 @@ def _redact(url: str) -> str:
     )
     netloc = f"{user}{host}" if parts.password is not None else host
     return urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
+
+
+def _url_problem(url: str) -> str | None:
+    """What makes ``url`` no Redis URL that redis-py would only find at the first call (a
+    port that is not a number from 0 to 65535), without quoting it; None when nothing."""
+    try:
+        urllib.parse.urlsplit(url).port  # noqa: B018 - parsing raises for a bad port
+    except ValueError as exc:
+        text = str(exc)  # may quote the URL's text: only its kind is said
+        if "cast" in text:
+            return "a port that is not a number"
+        if "range" in text:
+            return "a port out of range 0-65535"
+        return "a URL that cannot be parsed"
+    return None
+
+
+class _NotAnEntryError(Exception):
+    """A stored line that is not a JSON object (raised in the worker thread)."""
+
+    def __init__(self, index: int, count: int, cause: ValueError) -> None:
+        super().__init__(
+            f"line {index} of {count} is not a JSON object ({type(cause).__name__}); "
+            "another client wrote it, or it was torn"
+        )
 
 
 class RedisStore:
@@ -163,6 +187,12 @@ class RedisStore:
         self._errors: tuple[type[BaseException], ...] = (redis_module.RedisError,)
         if isinstance(client_or_url, str):
             self._where = _redact(client_or_url)
+            problem = _url_problem(client_or_url)
+            if problem is not None:
+                raise OptionsError(
+                    f"RedisStore: not a Redis URL: {self._where} ({problem})",
+                    option="client_or_url",
+                )
             try:
                 client = redis_module.Redis.from_url(
                     client_or_url,
@@ -260,7 +290,14 @@ class RedisStore:
 
         def load() -> list[SessionStoreEntry] | None:
             lines: list[bytes | str] = self._client.lrange(name, 0, -1)
-            return [decode_entry(line) for line in lines] or None
+            entries: list[SessionStoreEntry] = []
+            try:
+                entries.extend(decode_entry(line) for line in lines)  # one by one
+            except ValueError as exc:
+                # Not a line this store wrote (another client pushed it): every line is a
+                # turn of the conversation, so the load fails rather than skip it.
+                raise _NotAnEntryError(len(entries), len(lines), exc) from None
+            return entries or None
 
         return await self._run("load", key, 0, load, abandon=True)
 
@@ -348,6 +385,12 @@ class RedisStore:
         # server, and the uuid dedup makes a retry of it harmless. Reads may be.
         try:
             return await anyio.to_thread.run_sync(func, abandon_on_cancel=abandon)
+        except _NotAnEntryError as exc:
+            raise SessionStoreError(
+                f"session store {operation} on {self._where}: {exc}",
+                operation=operation,
+                key={k: str(v) for k, v in dict(key).items()},
+            ) from None
         except self._errors as exc:
             # redis-py's messages name the server, never the password.
             raise SessionStoreError(
