@@ -102,6 +102,7 @@ if TYPE_CHECKING:
     from .errors import SessionClosedError as SessionClosedError
     from .errors import SessionNotFoundError as SessionNotFoundError
     from .errors import SessionStoreError as SessionStoreError
+    from .errors import TranscriptGapError as TranscriptGapError
     from .errors import StructuredOutputError as StructuredOutputError
     from .hooks import AsyncHookOutput as AsyncHookOutput
     from .hooks import HookContext as HookContext
@@ -233,6 +234,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "SessionNotFoundError",
         "PromptWithdrawnError",
         "SessionStoreError",
+        "TranscriptGapError",
         "StructuredOutputError",
     ),
     "hooks": (
@@ -474,6 +476,7 @@ __all__ = [
     "BudgetExceededError",
     "RateLimitExceededError",
     "SessionStoreError",
+    "TranscriptGapError",
     "ResultError",
     "StructuredOutputError",
     # sessions anywhere

@@ -44,6 +44,7 @@ __all__ = [
     "BudgetExceededError",
     "RateLimitExceededError",
     "SessionStoreError",
+    "TranscriptGapError",
     "ResultError",
     "StructuredOutputError",
     "STARTUP_FAILURES",
@@ -769,6 +770,78 @@ class SessionStoreError(ClaudeSDKError):
         }
 
 
+class TranscriptGapError(SessionStoreError):
+    """A resume would hand the CLI a transcript with a hole: an entry follows one that no
+    copy has (the store missed lines, a line was torn), so the model would resume without
+    the turns before the cut. Checked before the CLI starts; nothing was written for it.
+
+    Retryable: a store that catches up (the session that wrote the lines appends them again
+    when the store answers) or a host that holds the CLI's own copy can resume it whole.
+
+    Attributes:
+        session_id: The session.
+        missing: The uuids entries follow that no copy has (or, for an entry of another
+            session, its own uuid).
+        gaps: One line per cut (``entry 12 (assistant, uuid ...) follows ..., which is
+            missing``).
+        file: The transcript (``<session id>.jsonl`` or a subagent's, relative to the
+            project directory).
+    """
+
+    default_kind = "transcript_gap"
+
+    session_id: str
+    missing: tuple[str, ...]
+    gaps: tuple[str, ...]
+    file: str
+
+    def __init__(
+        self,
+        message: str | None = None,
+        *,
+        session_id: str,
+        missing: tuple[str, ...] | list[str],
+        gaps: tuple[str, ...] | list[str],
+        file: str,
+        operation: str = "load",
+        key: dict[str, str] | None = None,
+        entries: int = 0,
+        kind: str | None = None,
+    ) -> None:
+        """Initialise from the session, what is missing and where."""
+        self.session_id = session_id
+        self.missing = tuple(missing)
+        self.gaps = tuple(gaps)
+        self.file = file
+        super().__init__(
+            message,
+            operation=operation,
+            key=key if key is not None else {"session_id": session_id},
+            entries=entries,
+            kind=kind,
+        )
+
+    def _default_message(self) -> str:
+        shown = "; ".join(self.gaps[:3])
+        more = f"; and {len(self.gaps) - 3} more" if len(self.gaps) > 3 else ""
+        return (
+            f"session {self.session_id}: {self.file} has {len(self.gaps)} "
+            f"gap{'s' if len(self.gaps) != 1 else ''} in its chain of entries ({shown}{more}); "
+            "resumed, the model would miss the turns before each gap. No copy here has the "
+            "missing lines: retry once the session store has caught up, or resume where the "
+            "CLI's own transcript of this session is"
+        )
+
+    def _facts(self) -> dict[str, Any]:
+        return {
+            **super()._facts(),
+            "session_id": self.session_id,
+            "missing": self.missing,
+            "gaps": self.gaps,
+            "file": self.file,
+        }
+
+
 #: Kinds that are transient whatever the class (`ClaudeSDKError.retryable`).
 _TRANSIENT_KINDS = frozenset(
     {
@@ -778,6 +851,7 @@ _TRANSIENT_KINDS = frozenset(
         "session_closed",
         "container_unreachable",
         "session_store",
+        "transcript_gap",
     }
 )
 #: Words of a CLI's stderr that mean it cannot authenticate (retrying will not help).

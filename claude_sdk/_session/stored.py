@@ -40,8 +40,9 @@ import attrs
 from .._paths import canonical as _canonical
 from .._paths import cli_config_dir, project_slug
 from .._paths import is_uuid as _is_uuid
-from ..errors import SessionNotFoundError, SessionStoreError
+from ..errors import SessionNotFoundError, SessionStoreError, TranscriptGapError
 from ..options import Options
+from ..stores import _chain
 from ..stores._contract import SessionKey, SessionStore
 from ..stores._keys import subpath_is_safe
 from ..stores._memory import checked_load
@@ -85,9 +86,12 @@ async def prepare(options: Options) -> Prepared:
         SessionNotFoundError: ``resume`` names a session that exists nowhere and
             ``resume_missing`` is ``"error"`` (only said here when a store was asked).
         SessionStoreError: the store failed to answer (``retryable``).
+        TranscriptGapError: the transcript the CLI would resume (from the store, or its own
+            file on this machine) has a gap no copy here fills (``retryable``).
     """
     store = options.session_store
-    if store is None and options.resume_missing != "start":
+    checked = options.resume is not None and _is_uuid(options.resume)  # its chain is checked
+    if store is None and options.resume_missing != "start" and not checked:
         return Prepared(options, None)
     env = dict(options.env)
     temporary: Path | None = None
@@ -118,7 +122,11 @@ async def _resolve(options: Options, store: SessionStore | None, config: Path) -
         session_id = newest
     if session_id is None or not _is_uuid(session_id):
         return options  # a title or search term: the CLI's business
-    found = (project_dir / f"{session_id}.jsonl").is_file()
+    local = project_dir / f"{session_id}.jsonl"
+    found = local.is_file()
+    if store is None and found:
+        # The CLI's own file: a torn line (a crash mid-write) may have cut its chain.
+        await anyio.to_thread.run_sync(check_local, local, session_id)
     if store is not None:
         key: SessionKey = {"project_key": project_key, "session_id": session_id}
         entries = await _load(store, key)
@@ -191,53 +199,102 @@ async def _materialise(
             sub = await _load(store, {**key, "subpath": subpath})
             if sub:
                 files[f"{session_id}/{subpath}.jsonl"] = sub
-    await anyio.to_thread.run_sync(_write_files, project_dir, files)
+    await anyio.to_thread.run_sync(_write_files, project_dir, files, session_id)
 
 
-def _write_files(project_dir: Path, files: dict[str, list[dict[str, Any]]]) -> None:
-    """Write each transcript unless the local copy already holds every line."""
+def _write_files(
+    project_dir: Path, files: dict[str, list[dict[str, Any]]], session_id: str
+) -> None:
+    """Write each transcript where the CLI reads it, whole, or raise before writing any.
+
+    A file is the store's lines, with the gaps in their chain filled from the local copy
+    (the CLI's own file on this machine has what the store missed); a local copy that holds
+    every line the store has is kept as it is. Either way its chain must be whole
+    (`_chain.gaps`).
+
+    Raises:
+        TranscriptGapError: a file's chain has a gap no copy here fills.
+    """
+    plans: list[tuple[Path, list[Any] | None, list[dict[str, Any]], bool]] = []
     for relative, entries in files.items():
         path = project_dir / relative
         metadata = [e for e in entries if e.get("type") == "agent_metadata"]
         lines = [e for e in entries if e.get("type") != "agent_metadata"]
-        have = _uuids_in(path)
+        local = _entries_in(path)
+        have = {u for e in local or () if isinstance(u := e.get("uuid"), str)}
         wanted = {e["uuid"] for e in lines if isinstance(e.get("uuid"), str)}
-        if have is None or not wanted <= have:
-            if have and have - wanted:
-                # Lines only this machine has (the store missed them, and the session went on
-                # elsewhere): kept beside it, never overwritten.
+        whole: list[Any]
+        if local is not None and wanted <= have:
+            result: list[Any] | None = None  # the local copy holds every line: kept
+            whole = local
+            aside = False
+        else:
+            result = _chain.fill(lines, local or [])
+            whole = result
+            aside = bool(have - {e["uuid"] for e in result if isinstance(e.get("uuid"), str)})
+        _check_whole(whole, session_id, relative)
+        plans.append((path, result, metadata, aside))
+    for path, result, metadata, aside in plans:
+        if result is not None:
+            if aside:
+                # Lines only this machine has that the store's chain does not lead back to
+                # (the session went on elsewhere): kept beside it, never overwritten.
                 kept = path.with_name(f"{path.name}.local-{int(time.time())}")
                 os.replace(path, kept)
                 logger.warning(
-                    "%s had %d lines the session store lacks; kept as %s, the store's copy "
-                    "is resumed",
+                    "%s has lines the session store's conversation does not lead back to; "
+                    "kept as %s, the store's copy is resumed",
                     path,
-                    len(have - wanted),
                     kept.name,
                 )
             path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            _write_atomic(path, b"".join(_line(e) for e in lines))
+            _write_atomic(path, b"".join(_line(e) for e in result))
         if metadata:  # a subagent's sidecar travels as its last agent_metadata entry
             sidecar = path.with_name(path.name[: -len(".jsonl")] + ".meta.json")
             meta = {k: v for k, v in metadata[-1].items() if k != "type"}
             _write_atomic(sidecar, _line(meta))
 
 
-def _uuids_in(path: Path) -> set[str] | None:
-    """The uuids of the transcript lines at ``path``, or None if there is no such file."""
+def _check_whole(entries: list[Any], session_id: str, relative: str) -> None:
+    """Raise `TranscriptGapError` when ``entries``' chain has a gap (`_chain.gaps`).
+
+    The main transcript's entries must carry the session's id; a subagent's are not checked
+    for it."""
+    main = relative == f"{session_id}.jsonl"
+    cuts = _chain.gaps(entries, session_id if main else None)
+    if cuts:
+        raise TranscriptGapError(
+            session_id=session_id,
+            missing=[c.missing for c in cuts],
+            gaps=[c.describe() for c in cuts],
+            file=relative,
+        )
+
+
+def check_local(path: Path, session_id: str) -> None:
+    """Raise `TranscriptGapError` when the CLI's own transcript at ``path`` has a gap (a
+    resume without a store; a missing file is the CLI's business)."""
+    entries = _entries_in(path)
+    if entries is not None:
+        _check_whole(entries, session_id, path.name)
+
+
+def _entries_in(path: Path) -> list[dict[str, Any]] | None:
+    """The JSON objects of the transcript at ``path`` (a torn or foreign line skipped), or
+    None if there is no such file."""
     try:
         data = path.read_bytes()
     except OSError:
         return None
-    have: set[str] = set()
+    found: list[dict[str, Any]] = []
     for raw in data.splitlines():
         try:
             obj = json.loads(raw)
         except ValueError:
             continue
-        if isinstance(obj, dict) and isinstance(obj.get("uuid"), str):
-            have.add(obj["uuid"])
-    return have
+        if isinstance(obj, dict):
+            found.append(obj)
+    return found
 
 
 def _line(obj: Any) -> bytes:

@@ -135,6 +135,11 @@ def encode_entry(entry: object, index: int = 0) -> bytes:
         ) from None
 
 
+#: The kind of a `SessionStoreError` for what a store holds or answered that is not a
+#: transcript (asking again gets the same answer: not retryable).
+INVALID_KIND = "session_store_invalid"
+
+
 def checked_load(answer: object, key: Mapping[str, Any]) -> list[SessionStoreEntry] | None:
     """What a store's ``load(key)`` answered, checked: None, or a list of JSON objects.
 
@@ -143,7 +148,8 @@ def checked_load(answer: object, key: Mapping[str, Any]) -> list[SessionStoreEnt
 
     Raises:
         SessionStoreError: the answer is not a list, or an entry is not a dict or not JSON (a
-            ``datetime``, a ``set``, ``bytes``); the message names the entry and its type.
+            ``datetime``, a ``set``, ``bytes``); the message names the entry and its type
+            (kind `INVALID_KIND`, not retryable).
     """
     if answer is None:
         return None
@@ -154,6 +160,7 @@ def checked_load(answer: object, key: Mapping[str, Any]) -> list[SessionStoreEnt
             "(or None)",
             operation="load",
             key=where,
+            kind=INVALID_KIND,
         )
     for index, entry in enumerate(answer):
         problem = None
@@ -169,6 +176,7 @@ def checked_load(answer: object, key: Mapping[str, Any]) -> list[SessionStoreEnt
                 f"session store load: entries[{index}] of {len(answer)} {problem}",
                 operation="load",
                 key=where,
+                kind=INVALID_KIND,
             )
     return answer
 

@@ -38,7 +38,15 @@ from ._contract import (
     SessionStoreEntry,
     SessionStoreListEntry,
 )
-from ._memory import check_key, check_project, check_session, decode_entry, encode_entry, uuid_of
+from ._memory import (
+    INVALID_KIND,
+    check_key,
+    check_project,
+    check_session,
+    decode_entry,
+    encode_entry,
+    uuid_of,
+)
 
 if TYPE_CHECKING:
     import redis
@@ -390,6 +398,7 @@ class RedisStore:
                 f"session store {operation} on {self._where}: {exc}",
                 operation=operation,
                 key={k: str(v) for k, v in dict(key).items()},
+                kind=INVALID_KIND,
             ) from None
         except self._errors as exc:
             # redis-py's messages name the server, never the password.

@@ -112,6 +112,7 @@ async def test_an_entry_that_is_not_json_fails_the_resume_by_name(
         await _resume(AnsweringStore(entries), tmp_path)
     error = caught.value
     assert error.operation == "load"
+    assert not error.retryable  # asking the store again gets the same answer
     assert error.key["session_id"] == SESSION
     assert "entries[3] of 5" in error.message
     assert kind in error.message
@@ -231,6 +232,7 @@ async def test_a_line_another_client_pushed_is_a_typed_error(
                 await store.load(key)
             assert caught.value.operation == "load"
             assert "line 3 of 4 is not a JSON object" in caught.value.message
+            assert not caught.value.retryable
             client.rpop(name)
         assert await store.load(key) == _transcript(3)
     finally:

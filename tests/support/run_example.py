@@ -122,6 +122,14 @@ SCENARIOS: dict[str, Scenario] = {
         expect=("blocked: rm -rf build", "ran Bash: echo hello -> 'hello'", "was blocked"),
     ),
     "policies.py": Scenario(needs_cli=False, expect=("policy: chain(",)),
+    "whole_resume.py": Scenario(
+        expect=(
+            "on an empty machine: TranscriptGapError, missing",
+            "which is missing",
+            "retryable: True",
+            "turn 3:",
+        ),
+    ),
     # No reply: the slash command's shell command is denied before any API call (2.1.332),
     # and an older CLI is not sent it; either way the output names the event.
     "skill_shell_hooks.py": Scenario(expect=("PreSkillShellCommand",)),
