@@ -86,7 +86,9 @@ class Session:
 
     @property
     def store_failures(self) -> list[SessionStoreError]:
-        """Batches of transcript lines the session store refused (``"warn"`` mode), in order."""
+        """What the session store is still missing (``session_store_errors="warn"``): one
+        `SessionStoreError` per transcript whose lines wait to be appended again (``entries``:
+        how many), then lines given up for good. Empty once the store has caught up."""
         mirror = self._core.mirror
         return list(mirror.failures) if mirror is not None else []
 

@@ -24,6 +24,10 @@ Which store:
 * `RedisStore`: a Redis server shared by every worker of a fleet (``pip install
   'claude-sdk-py[redis]'``).
 
+`import_session_to_store` copies a session the CLI kept on this machine into a store (the
+official SDK's function, with its contract): to move existing sessions, or to fill a store
+that missed lines.
+
 To write your own (Postgres, S3, ...), implement the two required methods (and the optional
 ones you can), and run `claude_sdk.testing.store_conformance.check_session_store` over it in
 your tests.
@@ -45,6 +49,8 @@ from ._keys import session_id_for as session_id_for
 
 if TYPE_CHECKING:
     from ._directory import DirectoryStore as DirectoryStore
+    from ._import import ImportedSession as ImportedSession
+    from ._import import import_session_to_store as import_session_to_store
     from ._memory import MemoryStore as MemoryStore
     from ._redis import RedisStore as RedisStore
 
@@ -58,6 +64,8 @@ __all__ = [
     "DirectoryStore",
     "RedisStore",
     "session_id_for",
+    "import_session_to_store",
+    "ImportedSession",
 ]
 
 
@@ -75,6 +83,8 @@ if not TYPE_CHECKING:  # hidden from type checkers: a typo must stay an error, n
             from . import _directory as module
         elif name == "RedisStore":
             from . import _redis as module
+        elif name in ("import_session_to_store", "ImportedSession"):
+            from . import _import as module
         else:
             raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
         value = getattr(module, name)

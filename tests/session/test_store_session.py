@@ -134,11 +134,13 @@ async def test_a_store_that_keeps_failing_is_reported_and_the_session_goes_on(
             messages = [m async for m in session.receive_response()]
             assert isinstance(messages[-1], cs.ResultMessage)
         failures = session.store_failures
-    assert len(failures) == 2
-    assert all(f.entries == 2 and f.retryable and f.operation == "append" for f in failures)
-    assert "ConnectionError" in str(failures[0])
-    assert store.attempts == 6  # three attempts per batch
-    assert any("not stored" in r.getMessage() for r in caplog.records)
+        # One backlog per key: both turns' lines, kept in order to be appended again.
+        assert [(f.entries, f.retryable, f.operation) for f in failures] == [(4, True, "append")]
+        assert "not stored yet" in str(failures[0])
+    assert "ConnectionError" in str(session.store_failures[0])
+    assert session.store_failures[0].entries == 4  # still missing after the close's rounds
+    assert store.attempts >= 6  # three attempts per round: each turn, then again at close
+    assert any("never stored" in r.getMessage() for r in caplog.records)
 
 
 async def test_raise_mode_fails_the_turn_with_a_retryable_error(tmp_path: Path) -> None:

@@ -537,7 +537,10 @@ def test_public_names() -> None:
         "DirectoryStore",
         "RedisStore",
         "session_id_for",
+        "import_session_to_store",
+        "ImportedSession",
     }
+    assert callable(stores.import_session_to_store)
     with pytest.raises(AttributeError):
         stores.NoSuchStore  # type: ignore[attr-defined]  # noqa: B018
     assert isinstance(MemoryStore(), stores.SessionStore)

@@ -122,6 +122,14 @@ SCENARIOS: dict[str, Scenario] = {
         expect=("blocked: rm -rf build", "ran Bash: echo hello -> 'hello'", "was blocked"),
     ),
     "policies.py": Scenario(needs_cli=False, expect=("policy: chain(",)),
+    "store_catch_up.py": Scenario(
+        expect=(
+            "after the next turn: store_failures = []",
+            "each once: True",
+            "gaps in the store's transcript: 0",
+            "into a second store",
+        ),
+    ),
     "whole_resume.py": Scenario(
         expect=(
             "on an empty machine: TranscriptGapError, missing",
