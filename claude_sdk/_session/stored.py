@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import secrets
 import shutil
 import tempfile
 import time
@@ -46,6 +47,11 @@ from ..stores import _chain
 from ..stores._contract import SessionKey, SessionStore
 from ..stores._keys import subpath_is_safe
 from ..stores._memory import checked_load
+from ..transports._watchdog import (
+    hold_directory,
+    release_directory,
+    release_directory_blocking,
+)
 
 __all__ = ["Prepared", "prepare"]
 
@@ -77,6 +83,7 @@ class Prepared:
             path, self.temporary = self.temporary, None
             with anyio.CancelScope(shield=True):
                 await anyio.to_thread.run_sync(shutil.rmtree, path, True)
+                await release_directory(str(path))
 
 
 async def prepare(options: Options) -> Prepared:
@@ -318,9 +325,12 @@ def _config_dir(env: Mapping[str, str | None]) -> Path:
 
 
 def _make_diskless(env: Mapping[str, str | None]) -> str:
-    """A private temporary configuration directory seeded with the caller's settings."""
+    """A private temporary configuration directory seeded with the caller's settings.
+
+    The watchdog holds it before it exists: if this process is killed (SIGKILL, an unhandled
+    SIGTERM) at any moment, the watchdog removes it, the credentials copy with it."""
     source = _config_dir(env)
-    target = Path(tempfile.mkdtemp(prefix="claude-sdk-diskless-"))
+    target = _private_directory()
     try:
         for name in _SEEDED:
             _copy_private(source / name, target / name)
@@ -330,8 +340,28 @@ def _make_diskless(env: Mapping[str, str | None]) -> str:
         _copy_private(state, target / ".claude.json")
     except BaseException:
         shutil.rmtree(target, ignore_errors=True)
+        release_directory_blocking(str(target))
         raise
     return str(target)
+
+
+def _private_directory() -> Path:
+    """A new directory ``claude-sdk-diskless-*`` (mode 0700) in the temporary directory,
+    held by the watchdog from before it is made (`hold_directory`)."""
+    root = tempfile.gettempdir()
+    for _ in range(100):
+        path = os.path.join(root, f"claude-sdk-diskless-{secrets.token_hex(6)}")
+        hold_directory(path)
+        try:
+            os.mkdir(path, 0o700)
+        except FileExistsError:  # not ours: never the watchdog's to remove
+            release_directory_blocking(path)
+            continue
+        except BaseException:
+            release_directory_blocking(path)
+            raise
+        return Path(path)
+    raise FileExistsError(f"no free name for a diskless directory in {root}")
 
 
 def _copy_private(source: Path, target: Path) -> None:

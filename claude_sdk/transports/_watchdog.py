@@ -44,15 +44,40 @@ from collections.abc import Sequence
 
 import anyio.to_thread
 
-__all__ = ["GATE", "GATE_NAME", "SCRIPT", "Watchdog", "gated", "shared_pid"]
+__all__ = [
+    "GATE",
+    "GATE_NAME",
+    "SCRIPT",
+    "Watchdog",
+    "gated",
+    "hold_directory",
+    "release_directory",
+    "release_directory_blocking",
+    "shared_pid",
+]
 
 logger = logging.getLogger("claude_sdk.transport")
 
-#: ``$1``: seconds between SIGTERM and SIGKILL. ``g`` holds the groups as `` a b c ``.
-#: ``read`` fails at EOF (dash and bash alike); ``.`` is the stand-down.
+#: ``$1``: tenths of a second a group gets between SIGTERM and SIGKILL (it is looked at every
+#: tenth: one that is gone needs no more). ``g`` holds the groups as `` a b c ``, ``d``
+#: the directories to remove, one per line. ``read`` fails at EOF (dash and bash alike);
+#: ``.`` is the stand-down. At EOF the groups end first, then the directories go.
 SCRIPT = """g=' '
+d='
+'
 while read -r c; do
   case $c in
+    +@*) d="$d${c#+@}
+" ;;
+    -@*) x=${c#-@}; n='
+'
+      while IFS= read -r y; do
+        [ -n "$y" ] && [ "$y" != "$x" ] && n="$n$y
+"
+      done <<END
+$d
+END
+      d=$n ;;
     +*) g="$g${c#+} " ;;
     -*) x=${c#-}; case $g in *" $x "*) g="${g%% $x *} ${g#* $x }" ;; esac ;;
     .) exit 0 ;;
@@ -60,9 +85,17 @@ while read -r c; do
 done
 k=
 for x in $g; do kill -s TERM -- "-$x" 2>/dev/null && k=1; done
-[ -n "$k" ] || exit 0
-sleep "$1"
+n=$1
+while [ -n "$k" ] && [ "$n" -gt 0 ]; do
+  sleep 0.1
+  n=$((n - 1))
+  k=
+  for x in $g; do kill -0 -- "-$x" 2>/dev/null && k=1; done
+done
 for x in $g; do kill -s KILL -- "-$x" 2>/dev/null; done
+printf '%s' "$d" | while IFS= read -r x; do
+  [ -n "$x" ] && rm -rf -- "$x"
+done
 """
 #: The gate the CLI is spawned through: one line on stdin (the SDK's word that the group is
 #: on the lifeline), then the CLI in its place; EOF first (the SDK is gone): nothing runs.
@@ -82,6 +115,8 @@ class _Shared:
         self.process: subprocess.Popen[bytes] | None = None
         self.write_fd = -1
         self.groups: set[int] = set()
+        #: Directories to remove if this process dies (a diskless session's).
+        self.directories: set[str] = set()
 
 
 _lock = threading.Lock()
@@ -133,55 +168,122 @@ def _register(pgid: int, grace: float) -> None:
     instead would cost a hundred sessions opening at once a hundred thread hops.
     """
     with _lock:
-        shared = _shared
-        process = shared.process
-        if process is not None and process.returncode is None and _send(shared, f"+{pgid}"):
-            shared.groups.add(pgid)
-            return
-        if process is not None:  # it died (it was seen to exit, or the write failed)
-            logger.warning("the watchdog (pid %d) died: starting another", process.pid)
-            with contextlib.suppress(OSError):
-                os.close(shared.write_fd)
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                process.wait(timeout=1.0)  # reap it (its end of the pipe is closed: it is going)
-        read_fd, write_fd = os.pipe()  # both close-on-exec
+        _ensure_and_send(f"+{pgid}", grace)
+        _shared.groups.add(pgid)
+
+
+def _ensure_and_send(line: str, grace: float) -> None:
+    """Write ``line`` to the running watchdog, or start one (under `_lock`) that takes every
+    group and directory held so far, then the line."""
+    shared = _shared
+    process = shared.process
+    if process is not None and process.returncode is None and _send(shared, line):
+        return
+    if process is not None:  # it died (it was seen to exit, or the write failed)
+        logger.warning("the watchdog (pid %d) died: starting another", process.pid)
+        with contextlib.suppress(OSError):
+            os.close(shared.write_fd)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=1.0)  # reap it (its end of the pipe is closed: it is going)
+    read_fd, write_fd = os.pipe()  # both close-on-exec
+    try:
+        shared.process = subprocess.Popen(
+            [SHELL, "-c", SCRIPT, "claude-sdk-watchdog", str(max(1, round(grace * 10)))],
+            stdin=read_fd,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    except BaseException:
+        shared.process = None
+        os.close(write_fd)
+        raise
+    finally:
+        os.close(read_fd)
+    shared.write_fd = write_fd
+    for group in shared.groups:  # a new watchdog takes over every open group
+        _send(shared, f"+{group}")
+    for directory in shared.directories:
+        _send(shared, f"+@{directory}")
+    _send(shared, line)
+
+
+def hold_directory(path: str, grace: float = 5.0) -> bool:
+    """Have the watchdog remove ``path`` (and everything in it) if this process dies before
+    `release_directory`; start one if none runs. Call it before creating the directory, so
+    that there is no moment when it exists and nothing would remove it.
+
+    Returns False (logged) when it cannot: no watchdog on this platform, a path that is not
+    absolute or holds a line break, or the watchdog could not start.
+    """
+    if os.name != "posix" or not os.path.isabs(path) or "\n" in path or "\r" in path:
+        logger.warning("the watchdog cannot remove %r if this process dies", path)
+        return False
+    try:
+        with _lock:
+            _ensure_and_send(f"+@{path}", grace)
+            _shared.directories.add(path)
+    except OSError as exc:
+        logger.warning("could not start the watchdog (%s): %s would stay if killed", exc, path)
+        return False
+    return True
+
+
+async def release_directory(path: str) -> None:
+    """Take ``path`` off the watchdog (it was removed); the last one out reaps it. Bounded,
+    never raises."""
+    process = _release(path)
+    if process is not None:
         try:
-            shared.process = subprocess.Popen(
-                [SHELL, "-c", SCRIPT, "claude-sdk-watchdog", str(grace)],
-                stdin=read_fd,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                start_new_session=True,
-            )
-        except BaseException:
-            shared.process = None
-            os.close(write_fd)
-            raise
-        finally:
-            os.close(read_fd)
-        shared.write_fd = write_fd
-        shared.groups.add(pgid)
-        for group in shared.groups:  # a new watchdog takes over every open group
-            _send(shared, f"+{group}")
+            await anyio.to_thread.run_sync(_reap, process)
+        except Exception as exc:  # never raises
+            logger.warning("could not reap the watchdog (pid %d): %r", process.pid, exc)
+
+
+def release_directory_blocking(path: str) -> None:
+    """`release_directory`, from a worker thread (it may wait for the watchdog to exit)."""
+    process = _release(path)
+    if process is not None:
+        _reap(process)
+
+
+def _release(path: str) -> subprocess.Popen[bytes] | None:
+    with _lock:
+        shared = _shared
+        if path not in shared.directories:
+            return None
+        shared.directories.discard(path)
+        if shared.process is not None and (shared.groups or shared.directories):
+            _send(shared, f"-@{path}")
+            return None
+        return _stand_down_locked()
+
+
+def _stand_down_locked() -> subprocess.Popen[bytes] | None:
+    """Stand the watchdog down (under `_lock`); the process to reap, if one ran."""
+    shared = _shared
+    process = shared.process
+    if process is None:
+        return None
+    _send(shared, ".")
+    with contextlib.suppress(OSError):
+        os.close(shared.write_fd)
+    shared.write_fd = -1
+    shared.process = None
+    return process
 
 
 def _unregister(pgid: int) -> subprocess.Popen[bytes] | None:
-    """Take ``pgid`` off; the watchdog to reap when it was the last group, else None."""
+    """Take ``pgid`` off; the watchdog to reap when it was the last thing held, else None."""
     with _lock:
         shared = _shared
         shared.groups.discard(pgid)
-        process = shared.process
-        if process is None:
+        if shared.process is None:
             return None
-        if shared.groups:
+        if shared.groups or shared.directories:
             _send(shared, f"-{pgid}")
             return None
-        _send(shared, ".")
-        with contextlib.suppress(OSError):
-            os.close(shared.write_fd)
-        shared.write_fd = -1
-        shared.process = None
-        return process
+        return _stand_down_locked()
 
 
 def _reap(process: subprocess.Popen[bytes]) -> None:

@@ -4,7 +4,8 @@ one prompt whose turn runs many tool steps; the test kills this process (SIGKILL
     python tests/e2e/kill_host.py CONFIG_JSON
 
 CONFIG_JSON: ``{"cli": ..., "env": {...}, "cwd": ..., "store": ..., "flush": "batched" |
-"eager", "key": ...}``. Prints ``READY`` when the prompt is sent. Imports nothing of tests.
+"eager", "key": ..., "diskless": bool}``. Prints ``READY <config dir>`` when the prompt is
+sent. Imports nothing of tests.
 """
 
 from __future__ import annotations
@@ -27,10 +28,11 @@ async def main(config: dict[str, object]) -> None:
         session_store_flush=str(config["flush"]),  # type: ignore[arg-type]
         allowed_tools=["Bash"],
         initialize_timeout=30.0,
+        diskless=bool(config.get("diskless")),
     )
     async with cs.open_session(options.resume_or_start(str(config["key"]))) as session:
         await session.send("Run the steps.")
-        print("READY", flush=True)
+        print("READY", session.options.env.get("CLAUDE_CONFIG_DIR") or "", flush=True)
         async for message in session.receive_response():
             if isinstance(message, cs.ResultMessage):
                 print("DONE", flush=True)

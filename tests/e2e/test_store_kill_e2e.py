@@ -94,7 +94,7 @@ async def _kill_after(e2e: E2E, flush: str, steps_done: int, run: int) -> dict[s
         # The fake API answers from this event loop: never block it.
         with anyio.fail_after(60):
             ready = await anyio.to_thread.run_sync(host.stdout.readline)
-        assert ready.strip() == "READY"
+        assert ready.split(" ")[0].strip() == "READY"
         with anyio.fail_after(60):
             # Another process writes the file: there is no event to wait for.
             while _tool_results(_lines(own)) < steps_done:  # noqa: ASYNC110
@@ -139,3 +139,57 @@ async def test_eager_loses_only_the_lines_in_flight(e2e: E2E, steps_done: int) -
     assert len(lost) <= 3, [e.get("type") for e in lost]
     print(json.dumps({"flush": "eager", "tool_results": steps_done, "lines": len(chain),
                       "lost": len(lost)}))  # fmt: skip
+
+
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM], ids=["SIGKILL", "SIGTERM"])
+async def test_a_killed_diskless_host_leaves_nothing(e2e: E2E, how: signal.Signals) -> None:
+    """Issue 28, item 5, with the real CLI: the private configuration directory (the
+    transcript, the credentials copy) is gone 5 s after the host was killed mid-turn."""
+    for k in range(STEPS):
+        e2e.api.reply(tool_use=("Bash", {"command": f"sleep 0.3; echo step-{k}"}))
+    e2e.api.reply("ALL-STEPS-DONE")
+    temp = e2e.home.parent / "tmp"
+    temp.mkdir()
+    config = {
+        "cli": e2e.cli,
+        "env": {**e2e.api.env(), "HOME": str(e2e.home)},
+        "cwd": str(e2e.cwd),
+        "store": str(e2e.home.parent / "store-diskless"),
+        "flush": "eager",
+        "key": "diskless-kill",
+        "diskless": True,
+    }
+    host = subprocess.Popen(  # noqa: ASYNC220 - a process killed with a signal, not awaited
+        [sys.executable, str(HOST), json.dumps(config)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env={**os.environ, "TMPDIR": str(temp)},
+    )
+    try:
+        assert host.stdout is not None
+        with anyio.fail_after(60):
+            ready = await anyio.to_thread.run_sync(host.stdout.readline)
+        word, private = ready.split(" ", 1)
+        assert word == "READY"
+        private_dir = Path(private.strip())
+        assert private_dir.parent == temp
+        with anyio.fail_after(60):  # the CLI writes its transcript there: mid-turn
+            while not list(private_dir.rglob("*.jsonl")):  # noqa: ASYNC110, ASYNC240
+                await anyio.sleep(0.01)
+        host.send_signal(how)
+        await anyio.to_thread.run_sync(host.wait, 30)
+    finally:
+        if host.poll() is None:
+            host.kill()
+            host.wait(30)
+        if host.stdout is not None:
+            host.stdout.close()
+    def ours() -> list[Path]:  # the CLI keeps files of its own in TMPDIR too (cc-socks)
+        return [p for p in temp.iterdir() if p.name.startswith("claude-sdk-")]
+
+    with anyio.move_on_after(5.0):
+        while ours():  # noqa: ASYNC110 - another process removes it
+            await anyio.sleep(0.05)
+    assert ours() == []
+    assert not (e2e.home / ".claude" / "projects").exists()  # nothing went to HOME either
