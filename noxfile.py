@@ -51,9 +51,10 @@ def tests(session: nox.Session) -> None:
 
 @nox.session(python="3.11")
 def deep(session: nox.Session) -> None:
-    """The state machine, the model-based turn tests and the other property tests with many
-    more examples (``CLAUDE_SDK_DEEP``, default 20 times the everyday count), and the
-    thread-safety check over 50 fresh interpreters. Not part of CI (about half an hour)."""
+    """The state machine, the model-based turn tests, the command policies' execve oracle,
+    the transcript chain and the other property tests with many more examples
+    (``CLAUDE_SDK_DEEP``, default 20 times the everyday count), and the thread-safety check
+    over 50 fresh interpreters. Not part of CI (about half an hour)."""
     session.install("-e", ".", *TEST_DEPS)
     session.env["CLAUDE_SDK_DEEP"] = os.environ.get("CLAUDE_SDK_DEEP", "20")
     session.env["CLAUDE_SDK_THREADS_INTERPRETERS"] = "50"
@@ -63,6 +64,8 @@ def deep(session: nox.Session) -> None:
         "tests/protocol/test_turns.py",
         "tests/session/test_turn_model.py",
         "tests/regressions/test_thread_safety.py",
+        "tests/test_policy_oracle.py",
+        "tests/stores/test_chain.py",
         "-o",
         "timeout=3600",
         *session.posargs,

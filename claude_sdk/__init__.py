@@ -102,8 +102,8 @@ if TYPE_CHECKING:
     from .errors import SessionClosedError as SessionClosedError
     from .errors import SessionNotFoundError as SessionNotFoundError
     from .errors import SessionStoreError as SessionStoreError
-    from .errors import TranscriptGapError as TranscriptGapError
     from .errors import StructuredOutputError as StructuredOutputError
+    from .errors import TranscriptGapError as TranscriptGapError
     from .hooks import AsyncHookOutput as AsyncHookOutput
     from .hooks import HookContext as HookContext
     from .hooks import HookInput as HookInput
@@ -171,9 +171,15 @@ if TYPE_CHECKING:
     from .query import query as query
     from .retry import RetryAttempt as RetryAttempt
     from .retry import RetryPolicy as RetryPolicy
+    from .sandbox import SandboxFilesystemConfig as SandboxFilesystemConfig
+    from .sandbox import SandboxIgnoreViolations as SandboxIgnoreViolations
+    from .sandbox import SandboxNetworkConfig as SandboxNetworkConfig
+    from .sandbox import SandboxSettings as SandboxSettings
     from .session import MessageStream as MessageStream
     from .session import Session as Session
     from .session import open_session as open_session
+    from .signals import SignalStop as SignalStop
+    from .signals import cancel_on_signals as cancel_on_signals
     from .stores._keys import session_id_for as session_id_for
     from .tools import SdkMcpServer as SdkMcpServer
     from .tools import SdkTool as SdkTool
@@ -297,6 +303,12 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "ToolConfig",
         "ToolsPreset",
     ),
+    "sandbox": (
+        "SandboxSettings",
+        "SandboxNetworkConfig",
+        "SandboxFilesystemConfig",
+        "SandboxIgnoreViolations",
+    ),
     "permissions": (
         "PermissionAllow",
         "PermissionDeny",
@@ -308,6 +320,10 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "PoolLimits",
         "PoolStats",
         "SessionPool",
+    ),
+    "signals": (
+        "cancel_on_signals",
+        "SignalStop",
     ),
     "retry": (
         "RetryAttempt",
@@ -358,6 +374,8 @@ __all__ = [
     "ask",
     "Reply",
     "SessionPool",
+    "cancel_on_signals",
+    "SignalStop",
     "RetryPolicy",
     "RetryAttempt",
     "usage_by_agent",
@@ -379,6 +397,10 @@ __all__ = [
     "McpSSEServer",
     "McpHttpServer",
     "ClaudeSDKWarning",
+    "SandboxSettings",
+    "SandboxNetworkConfig",
+    "SandboxFilesystemConfig",
+    "SandboxIgnoreViolations",
     # messages
     "Message",
     "AssistantMessage",

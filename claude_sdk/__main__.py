@@ -66,8 +66,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--model", help="the model (alias or id)")
     parser.add_argument("--permission-mode", help="default, acceptEdits, plan, ...")
-    parser.add_argument("--allowed-tools", help="comma-separated rules, e.g. Read,Bash(git:*)")
-    parser.add_argument("--disallowed-tools", help="comma-separated tool names")
+    parser.add_argument(
+        "--allowed-tools",
+        help="permission rules separated by commas or spaces outside parentheses, as the CLI "
+        'reads them, e.g. "Read,Bash(git:*),Bash(printf a,b)"',
+    )
+    parser.add_argument(
+        "--disallowed-tools", help="permission rules to deny, separated as for --allowed-tools"
+    )
     parser.add_argument("--max-turns", type=int, help="stop after this many model turns")
     parser.add_argument("--system-prompt", help="the system prompt (default: empty)")
     parser.add_argument("--cwd", help="the working directory (default: this one)")
@@ -122,7 +128,7 @@ def _backend_problem(backend: str) -> str | None:
 
 
 def _options_from_args(args: argparse.Namespace) -> Options:
-    from .options import Options
+    from .options import Options, split_rules
 
     kwargs: dict[str, Any] = {
         "include_partial_messages": not args.json,
@@ -132,10 +138,12 @@ def _options_from_args(args: argparse.Namespace) -> Options:
         value = getattr(args, name)
         if value is not None:
             kwargs[name] = value
+    # The rules are split as the CLI splits its own --allowedTools (commas and spaces outside
+    # parentheses), so "Bash(printf a,b),Read" is two rules, as `claude` would read it.
     if args.allowed_tools:
-        kwargs["allowed_tools"] = args.allowed_tools.split(",")
+        kwargs["allowed_tools"] = split_rules(args.allowed_tools)
     if args.disallowed_tools:
-        kwargs["disallowed_tools"] = args.disallowed_tools.split(",")
+        kwargs["disallowed_tools"] = split_rules(args.disallowed_tools)
     if args.continue_conversation:
         kwargs["continue_conversation"] = True
     return Options(**kwargs)

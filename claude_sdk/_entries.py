@@ -132,6 +132,11 @@ class UserEntry(ChainEntry):
     row_source: str | None = None
     permission_decision: dict[str, Any] | None = None
     sandboxed: bool | None = None
+    #: What the command sandbox refused while the call ran (``[{"kind": "network", "host":
+    #: ..., "port": ...}]``; an empty list for a refused write).
+    sandbox_violations: list[dict[str, Any]] | None = None
+    #: What the CLI tells the model to do about the result (``{"kind": "sandbox_violation"}``).
+    tool_result_remedy: dict[str, Any] | None = None
     #: A prompt shown in the transcript only (not sent to the model).
     is_visible_in_transcript_only: bool | None = None
     #: Prompts the CLI merged into this one (queued while a turn ran).

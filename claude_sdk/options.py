@@ -23,6 +23,7 @@ import math
 import os
 import re
 import sys
+import unicodedata
 import uuid
 import warnings
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
@@ -30,13 +31,16 @@ from typing import Any, Literal, TypeAlias, TypeVar, cast, get_args
 
 import attrs
 
+from ._base import WireModel
 from ._limits import DEFAULT_MAX_LINE_BYTES
 from ._schema import _is_schema_class, output_json_schema
+from ._secrets import scrub_text
 from .control import AgentDefinition
 from .errors import OptionsError
 from .hooks import HOOK_EVENTS, HookCallback, HookMatcher
 from .permissions import CanUseTool, PermissionMode
 from .retry import RetryPolicy
+from .sandbox import SandboxSettings, sandbox_settings, unknown_keys
 from .stores._contract import SessionStore
 from .stores._keys import check_key_part, session_id_for
 
@@ -52,6 +56,7 @@ __all__ = [
     "Options",
     "PermissionPrompts",
     "SettingSource",
+    "SkillShellPolicies",
     "SystemPrompt",
     "SystemPromptCustom",
     "SystemPromptFile",
@@ -382,7 +387,12 @@ def _settings_conv(
         return None
     if isinstance(value, Mapping):
         return dict(value)
-    return _one_path(value)
+    text = json_text(value)
+    return text if text is not None else _one_path(value)
+
+
+def _sandbox(value: SandboxSettings | Mapping[str, Any] | None) -> SandboxSettings | None:
+    return sandbox_settings(value)
 
 
 def _takes(callback: Any, count: int) -> bool:
@@ -474,6 +484,85 @@ def _hooks(
             checked.append(matcher)
         out[event] = tuple(checked)
     return out
+
+
+@attrs.frozen(kw_only=True)
+class SkillShellPolicies(HookMatcher):
+    """The ``PreSkillShellCommand`` matcher `Options` adds for the policies given under
+    ``PreToolUse``: a shell command embedded in a skill or slash command (``!`cmd` ``) is
+    decided by the same policies, with the same matcher (issue 27). A policy that says it
+    decides no commands (``reads_commands`` False: the path policies) is left out, and so is
+    one given under ``PreSkillShellCommand`` already.
+
+    Attributes:
+        loads_commands: the options load commands or skills (`_loads_commands`), so on a CLI
+            without the event their shell commands run unchecked, and the session warns.
+    """
+
+    loads_commands: bool = False
+
+
+def _policy_of(callback: object) -> Any:
+    """The policy a hook callback runs (a policy, or its ``PolicyHook``), else None."""
+    if _is_policy(callback):
+        return callback
+    inner = getattr(callback, "policy", None)
+    return inner if _is_policy(inner) else None
+
+
+def _loads_commands(options: Options) -> bool:
+    """Do ``options`` load commands or skills, whose embedded shell commands no PreToolUse
+    hook sees: setting sources with them (None: all; ``user``, ``project``), plugins, or
+    added directories (the CLI loads their skills)?"""
+    sources = options.setting_sources
+    return (
+        sources is None
+        or "user" in sources
+        or "project" in sources
+        or bool(options.plugins)
+        or bool(options.add_dirs)
+    )
+
+
+def _skill_shell_policies(o: Options) -> None:
+    """Register the command policies given under ``PreToolUse`` for ``PreSkillShellCommand``
+    too (as `SkillShellPolicies`); the ones an earlier `Options` derived are derived again."""
+    hooks: dict[str, tuple[HookMatcher, ...]] = {}
+    for event, matchers in o.hooks.items():
+        kept = tuple(m for m in matchers if not isinstance(m, SkillShellPolicies))
+        if kept or not matchers:
+            hooks[event] = kept
+    given = [
+        policy
+        for m in hooks.get("PreSkillShellCommand", ())
+        for policy in map(_policy_of, m.hooks)
+        if policy is not None
+    ]
+    loads = _loads_commands(o)
+    derived: list[HookMatcher] = []
+    for m in hooks.get("PreToolUse", ()):
+        callbacks = []
+        for callback in m.hooks:
+            policy = _policy_of(callback)
+            if policy is None or not getattr(policy, "reads_commands", True):
+                continue
+            if any(policy is other or policy == other for other in given):
+                continue
+            callbacks.append(callback)
+        if callbacks:
+            derived.append(
+                SkillShellPolicies(
+                    matcher=m.matcher,
+                    hooks=tuple(callbacks),
+                    timeout=m.timeout,
+                    on_failure=m.on_failure,
+                    loads_commands=loads,
+                )
+            )
+    if derived:
+        hooks["PreSkillShellCommand"] = (*hooks.get("PreSkillShellCommand", ()), *derived)
+    if hooks != o.hooks:
+        object.__setattr__(o, "hooks", hooks)
 
 
 def _user(value: str | int | None) -> str | None:
@@ -652,49 +741,118 @@ def _redact(value: Any) -> Any:
     return value
 
 
+def json_text(value: object) -> str | None:
+    """The JSON text ``value`` holds, ready to parse, or None when it holds none (a string
+    is then a file's path).
+
+    The one rule of "JSON text or a path" for ``Options.settings`` and
+    ``Options.mcp_servers``: JSON text is a string whose first character after whitespace
+    and format characters (a byte order mark, which a file read as text keeps and
+    ``str.lstrip`` does not remove; zero-width spaces) is ``{``. It is returned from that
+    brace on. JSON text travels in ``initialize``, never on the command line.
+    """
+    if not isinstance(value, str):
+        return None
+    start, end = 0, len(value)
+    while start < end and (value[start].isspace() or unicodedata.category(value[start]) == "Cf"):
+        start += 1
+    text = value[start:]
+    return text if text.startswith("{") else None
+
+
 def _redacted_settings(value: Any) -> str:
-    if isinstance(value, str) and value.lstrip().startswith("{"):
+    """The repr of settings or of an MCP configuration: the values under ``env`` and
+    ``headers`` masked, and credential shapes (`claude_sdk._secrets`) replaced everywhere."""
+    text = json_text(value)
+    if text is not None:
         try:
-            value = json.loads(value)
-        except ValueError:
+            value = json.loads(text)
+        except (ValueError, RecursionError):
             return repr(REDACTED)
-    return repr(_redact(value))
+    return scrub_text(repr(_redact(value)))
 
 
 def _redacted_servers(value: Any) -> str:
     if isinstance(value, str):
         return _redacted_settings(value)
     if not isinstance(value, Mapping):
-        return repr(value)
-    return repr({name: _redact(c) if isinstance(c, Mapping) else c for name, c in value.items()})
+        return scrub_text(repr(value))
+    shown = {name: _redact(c) if isinstance(c, Mapping) else c for name, c in value.items()}
+    return scrub_text(repr(shown))
+
+
+#: What JavaScript's ``String.prototype.trim`` removes (the CLI is JavaScript): the
+#: ECMAScript WhiteSpace and LineTerminator characters.
+JS_WHITESPACE = (
+    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008"
+    "\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
+
+def split_rules(text: str) -> list[str]:
+    """The permission rules the CLI reads in one ``--allowedTools`` or
+    ``--disallowedTools`` value, as its own splitter reads them (CLI 2.1.330 to 2.1.332).
+
+    A comma or a space outside parentheses ends a rule; a ``(`` opens parentheses and any
+    ``)`` closes them (they do not nest: in ``Bash(a (b) c)`` the space after ``(b)`` is
+    outside); each rule is trimmed of JavaScript's whitespace (`JS_WHITESPACE`, the byte
+    order mark included), and empty ones are dropped. Other whitespace (a tab) does not
+    separate rules. ``tests/regressions/test_rule_splitting.py`` compares this with the CLI's
+    own function over generated text.
+    """
+    rules: list[str] = []
+    current: list[str] = []
+    inside = False
+    for char in text:
+        if char == "(" or char == ")":
+            inside = char == "("
+            current.append(char)
+        elif (char == "," or char == " ") and not inside:
+            rule = "".join(current).strip(JS_WHITESPACE)
+            if rule:
+                rules.append(rule)
+            current = []
+        elif current or char not in JS_WHITESPACE:
+            current.append(char)
+    rule = "".join(current).strip(JS_WHITESPACE)
+    if rule:
+        rules.append(rule)
+    return rules
+
+
+def _rule_problem(rule: str) -> str | None:
+    """Why the CLI would not read ``rule`` as itself, one rule, whatever rules are joined to
+    it (see `split_rules`), or None."""
+    inside = False
+    for char in rule:
+        if char == "(":
+            inside = True
+        elif char == ")":
+            if not inside:
+                return "a ')' that closes no '(' (the CLI's parentheses do not nest)"
+            inside = False
+        elif not inside and char == ",":
+            return "a comma outside parentheses"
+        elif not inside and (char in JS_WHITESPACE or char.isspace()):
+            return "a blank outside parentheses"
+    if inside:
+        return "a '(' without its ')'"
+    return None
 
 
 def _one_rule(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
-    """Each entry is one permission rule: the CLI joins them with commas and splits its
-    ``--allowedTools``/``--disallowedTools`` value at every comma or blank outside
-    parentheses, so an entry holding one would widen into several rules."""
+    """Each entry is one permission rule: the CLI gets them joined by commas and splits the
+    value its own way (`split_rules`), so an entry it would read as several rules (or that
+    would swallow the next) could widen what is allowed."""
     _each_str(instance, attribute, value)
     for item in value or ():
-        depth = 0
-        problem = None
-        for char in item:
-            if char == "(":
-                depth += 1
-            elif char == ")":
-                depth -= 1
-                if depth < 0:
-                    problem = "a ')' without its '('"
-                    break
-            elif depth == 0 and (char == "," or char.isspace()):
-                problem = f"a {'comma' if char == ',' else 'blank'} outside parentheses"
-                break
-        if problem is None and depth:
-            problem = "a '(' without its ')'"
+        problem = _rule_problem(item)
         if problem is not None:
+            read = split_rules(item)
             raise OptionsError(
                 f"{_where(instance, attribute)} entry {_show(item)} has {problem}: the CLI "
-                "would read it as other rules than the one written; give one rule per entry "
-                '(["Bash(git status:*)", "Read"])',
+                f"would read {_show(read)} rather than the one rule written; give one rule "
+                'per entry (["Bash(git status:*)", "Read"])',
                 option=attribute.name,
             )
 
@@ -1238,7 +1396,8 @@ def _mcp_servers(
     value: Mapping[str, Any] | str | os.PathLike[str],
 ) -> dict[str, Any] | str:
     if isinstance(value, (str, os.PathLike)):
-        return _one_path(value)
+        text = json_text(value)
+        return text if text is not None else _one_path(value)
     if not isinstance(value, Mapping):
         raise OptionsError(
             "Options.mcp_servers must map server names to configs (or be a path or JSON "
@@ -1526,10 +1685,12 @@ class Options:
     ``permission_prompts``.
 
     **MCP, settings, plugins.** ``mcp_servers`` (name -> `McpStdioServer`, `McpSSEServer`,
-    `McpHttpServer` or the wire dict; any other value is an in-process server; or a path or
-    JSON text passed to ``--mcp-config`` as is), ``strict_mcp_config``, ``settings`` (a dict,
-    JSON text, or a path), ``sandbox`` (merged into the settings under ``"sandbox"``;
-    ``enabled: True`` defaults ``failIfUnavailable: True``), ``managed_settings``,
+    `McpHttpServer` or the wire dict; any other value is an in-process server; or a path for
+    ``--mcp-config``, or JSON text, sent in ``initialize``: see `json_text`),
+    ``strict_mcp_config``, ``settings`` (a dict, JSON text, or a path), ``sandbox``
+    (`SandboxSettings`, or a dict in the CLI's form: the settings' ``"sandbox"`` block,
+    replacing one ``settings`` holds; turned on, it refuses to start without a working
+    sandbox and closes the ways out of it unless told otherwise), ``managed_settings``,
     ``setting_sources`` (None: the CLI loads all; ``[]``: none), ``add_dirs``, ``plugins``
     (local plugin directories), ``project_config_root``, ``enable_file_checkpointing``.
 
@@ -1648,7 +1809,7 @@ class Options:
     settings: dict[str, Any] | str | None = attrs.field(
         default=None, converter=_settings_conv, repr=_redacted_settings
     )
-    sandbox: dict[str, Any] | None = attrs.field(default=None, converter=_opt_dict)
+    sandbox: SandboxSettings | None = attrs.field(default=None, converter=_sandbox)
     managed_settings: dict[str, Any] | None = attrs.field(
         default=None, converter=_opt_dict, repr=_redacted_settings
     )
@@ -1730,6 +1891,7 @@ class Options:
     def __attrs_post_init__(self) -> None:
         _normalise_options(self)
         _check(self)
+        _skill_shell_policies(self)
         schema: dict[str, Any] | None
         if isinstance(self.output_format, type):
             try:
@@ -1848,6 +2010,42 @@ def _check_settings_json(text: str) -> None:
     _normalise(parsed, "Options.settings", "settings", as_json=True)
 
 
+def _check_mcp_json(text: str) -> None:
+    """``Options.mcp_servers`` given as JSON text: an object whose ``mcpServers`` (when
+    there) maps names to objects. The message never quotes the text (it may hold secrets)."""
+    try:
+        parsed = json.loads(text, parse_constant=_reject_constant)
+    except (ValueError, RecursionError) as exc:
+        raise OptionsError(
+            f"Options.mcp_servers is not valid JSON: {exc}", option="mcp_servers"
+        ) from None
+    servers = parsed.get("mcpServers", {}) if isinstance(parsed, dict) else None
+    if not isinstance(servers, dict) or not all(isinstance(c, dict) for c in servers.values()):
+        raise OptionsError(
+            'Options.mcp_servers JSON must be an object like {"mcpServers": {name: config}}',
+            option="mcp_servers",
+        )
+
+
+def _normalise_sandbox(value: Any, where: str) -> Any:
+    """`_normalise` (as JSON) for ``Options.sandbox``: every value held by the settings, their
+    ``network`` and ``filesystem`` and each ``extra``; a copy when any value changed."""
+    changes: dict[str, Any] = {}
+    held = value.__dict__
+    for field in attrs.fields(type(value)):
+        if field.name not in held:
+            continue  # not set: not sent
+        item = held[field.name]
+        at = f"{where}.{field.name}"
+        if isinstance(item, WireModel):
+            new = _normalise_sandbox(item, at)
+        else:
+            new = _normalise(item, at, "sandbox", as_json=True)
+        if new is not item:
+            changes[field.name] = new
+    return attrs.evolve(value, **changes) if changes else value
+
+
 def _normalise_options(o: Options) -> None:
     """Apply `_normalise` to every option, in place (see `_JSON_OPTIONS`)."""
     for field in attrs.fields(Options):
@@ -1861,8 +2059,10 @@ def _normalise_options(o: Options) -> None:
                 new = _normalise_mcp_servers(value)
             elif name == "output_format" and isinstance(value, type):
                 new = value
+            elif name == "sandbox" and value is not None:
+                new = _normalise_sandbox(value, "Options.sandbox")
             else:
-                # Text (a settings path or JSON text) goes on the command line as it is.
+                # Text (a path, or JSON text checked by _check) is kept as it is.
                 as_json = name in _JSON_OPTIONS and not isinstance(value, str)
                 new = _normalise(value, f"Options.{name}", name, as_json=as_json)
         except OptionsError:
@@ -1871,6 +2071,58 @@ def _normalise_options(o: Options) -> None:
             raise _as_option_error("Options", name, exc) from exc
         if new is not value:
             object.__setattr__(o, name, new)
+
+
+def _policy_parts(policy: object) -> list[object]:
+    """``policy`` and, for a chain, every policy inside it (at any depth)."""
+    out: list[object] = []
+    todo = [policy]
+    while todo:
+        item = todo.pop()
+        if _is_policy(item) and item not in out:
+            out.append(item)
+            parts = getattr(item, "policies", None)
+            if isinstance(parts, tuple):
+                todo.extend(parts)
+    return out
+
+
+def _matcher_covers(matcher: str | None, tool: str | None) -> bool:
+    """Does a hook ``matcher`` surely match ``tool`` (None: every tool)? Only a match-all
+    matcher or a ``|``-separated list naming the tool is sure; anything else counts as no."""
+    if matcher is None or matcher.strip() in ("", "*", ".*"):
+        return True
+    return tool is not None and tool in {name.strip() for name in matcher.split("|")}
+
+
+def _unhooked_path_policies(o: Options) -> list[object]:
+    """The path policies ``can_use_tool`` runs that no PreToolUse hook runs for every tool
+    they decide (a policy's ``tools``; all tools when it has none). A hook runs a policy when
+    it is that policy, an equal one, or a chain holding one."""
+    given = getattr(o.can_use_tool, "policy", None)
+    if not _is_policy(given) or not getattr(given, "reads_paths", False):
+        return []
+    hooked: list[tuple[object, str | None]] = []
+    for matcher in o.hooks.get("PreToolUse", ()):
+        for callback in matcher.hooks:
+            policy = callback if _is_policy(callback) else getattr(callback, "policy", None)
+            hooked += [(part, matcher.matcher) for part in _policy_parts(policy)]
+    out: list[object] = []
+    for part in _policy_parts(given):
+        if isinstance(getattr(part, "policies", None), tuple):
+            continue  # a chain: its parts are checked one by one
+        if not getattr(part, "reads_paths", False):
+            continue
+        tools: Any = getattr(part, "tools", None)
+        named = isinstance(tools, (frozenset, set, tuple, list)) and all(
+            isinstance(t, str) for t in tools
+        )
+        wanted: list[str | None] = sorted(tools) if named else [None]
+        for tool in wanted:
+            if not any(h == part and _matcher_covers(m, tool) for h, m in hooked):
+                out.append(part)
+                break
+    return out
 
 
 def _check(o: Options) -> None:
@@ -1965,13 +2217,23 @@ def _check(o: Options) -> None:
                     f"not {_show(source)}",
                     option="setting_sources",
                 )
-    if isinstance(o.settings, str) and o.settings.strip().startswith("{"):
-        _check_settings_json(o.settings)
+    settings_text = json_text(o.settings)
+    if settings_text is not None:
+        _check_settings_json(settings_text)
     elif isinstance(o.settings, str) and o.sandbox is not None:
         raise OptionsError(
             "Options.sandbox cannot be merged into a settings file path "
             f"({_show(o.settings)}); load the file and pass Options.settings as a dict",
             option="sandbox",
+        )
+    # -- sandbox
+    unknown = unknown_keys(o.sandbox) if o.sandbox is not None else []
+    if unknown:
+        _warn(
+            f"Options.sandbox: {', '.join(map(repr, unknown))} "
+            f"{'is not a sandbox setting' if len(unknown) == 1 else 'are not sandbox settings'}"
+            " this SDK knows (CLI 2.1.332); sent as given, and a CLI that does not know a "
+            "key ignores it (a misspelt one too)"
         )
     # -- process (env values and extra_args values may be secrets: never shown)
     for key, value in o.env.items():
@@ -2009,6 +2271,9 @@ def _check(o: Options) -> None:
             option="debug_to_stderr",
         )
     # -- MCP
+    mcp_text = json_text(o.mcp_servers)
+    if mcp_text is not None:
+        _check_mcp_json(mcp_text)
     if isinstance(o.mcp_servers, dict):
         for name, config in o.mcp_servers.items():
             if not _is_str(name) or not name:
@@ -2064,19 +2329,15 @@ def _check(o: Options) -> None:
     if o.thinking is not None and o.max_thinking_tokens is not None:
         _warn("Options.max_thinking_tokens is ignored because Options.thinking is set")
     # -- a path policy that only sees what the CLI asks about
-    if getattr(getattr(o.can_use_tool, "policy", None), "reads_paths", False):
-        in_hooks = any(
-            _is_policy(cb) or _is_policy(getattr(cb, "policy", None))
-            for m in o.hooks.get("PreToolUse", ())
-            for cb in m.hooks
+    unhooked = _unhooked_path_policies(o)
+    if unhooked:
+        names = ", ".join(_show(getattr(p, "name", "") or type(p).__name__) for p in unhooked)
+        _warn(
+            f"Options.can_use_tool runs a path policy ({names}), but the CLI approves some "
+            "calls itself (reads inside its working directory) and never asks can_use_tool "
+            "about them; give the policy as a PreToolUse hook too, for every tool it "
+            "decides: hooks={'PreToolUse': [policy.as_hook_matcher()]}"
         )
-        if not in_hooks:
-            _warn(
-                "Options.can_use_tool runs a path policy, but the CLI approves some calls "
-                "itself (reads inside its working directory) and never asks can_use_tool "
-                "about them; give the policy as a hook too: "
-                "hooks={'PreToolUse': [policy.as_hook_matcher()]}"
-            )
     # -- can_use_tool shadowed
     if o.can_use_tool is not None:
         if o.permission_mode == "bypassPermissions":

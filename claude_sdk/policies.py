@@ -7,10 +7,11 @@ A `Policy` looks at one tool call and returns a `Decision`: ``allow``, ``deny`` 
 * as a PreToolUse hook: ``Options(hooks={"PreToolUse": [policy.as_hook_matcher()]})``. A deny
   is ``permissionDecision: "deny"`` with the reason, an allow is ``"allow"`` (with
   ``updatedInput`` when the policy rewrote the input), and no decision is ``{}``: the CLI's
-  own permission rules apply. The same hook answers ``PreSkillShellCommand`` (CLI 2.1.332: a
-  shell command embedded in a skill or slash command, which no PreToolUse hook sees), decided
-  as a ``Bash`` call: ``Options(hooks={"PreToolUse": [policy], "PreSkillShellCommand":
-  [policy]})``. A rewrite cannot be applied to such a command, so it denies;
+  own permission rules apply. `claude_sdk.Options` registers a policy given under
+  ``PreToolUse`` for ``PreSkillShellCommand`` too (CLI 2.1.332: a shell command embedded in
+  a skill or slash command, which no PreToolUse hook sees), unless it decides no commands
+  (`Policy.reads_commands`); there it is decided as a ``Bash`` call, and a rewrite cannot be
+  applied to such a command, so it denies;
 * as ``can_use_tool``: ``Options(can_use_tool=policy.as_can_use_tool())``. A deny is
   `PermissionDeny` with the reason, an allow is `PermissionAllow` (with the rewritten input),
   and no decision is a deny unless ``default="allow"`` (or a `PermissionResult`) is given.
@@ -48,13 +49,22 @@ Invariants (each is tested):
   ``rm -fr``, ``git push origin main --force``). `require_command` matches strictly: the
   sub-command as written must start with the pattern's words (or fully match its regular
   expression), so ``sudo git status`` or ``FOO=1 git status`` does not match ``git status``.
-* **Paths are resolved before they are compared**: ``~`` is expanded, a relative path is
-  joined to the working directory (the hook input's ``cwd``, else the policy's ``cwd``, else
-  the process's), and `os.path.realpath` removes ``..`` and follows symlinks, so a symlink
-  inside an allowed tree that points outside is outside. A directory reached under another
-  name (a bind mount, a case-insensitive file system) or a hard link to a denied file is
-  recognised by its inode. Glob and Grep, which search below their path, are denied by
-  `deny_paths` when a denied tree lies below the searched directory.
+* **Paths are resolved as the CLI's process resolves them**: ``~`` is expanded, a relative
+  path is joined to the working directory (the hook input's ``cwd``, which follows the Bash
+  tool's ``cd``, else the policy's ``cwd``, else the CLI process's, else this process's), and
+  `os.path.realpath` removes ``..`` and follows symlinks, so a symlink inside an allowed tree
+  that points outside is outside. ``/proc/self/cwd`` is the CLI process's own working
+  directory, read from ``/proc/<pid>/cwd`` of a local CLI (``cd`` does not move it), and
+  denied where it cannot be known (a remote or in-memory CLI). A directory reached under
+  another name (a bind mount, a case-insensitive file system) or a hard link to a denied file
+  is recognised by its inode. Glob and Grep, which search below their path, are denied by
+  `deny_paths` when a denied tree lies below the searched directory, by name or through a
+  mount point (a bind mount of the tree, of a part of it, or of a directory above it).
+* **Time never depends on luck.** A policy loads what it decides with (the shell parser)
+  when it is built and in each worker thread before a decision, not inside a decision's
+  budget. As a hook or ``can_use_tool``, every decision runs in a worker thread, never on the
+  event loop, in threads of its own (`OUR_THREADS` for our policies, `YOUR_THREADS` for
+  yours), so a flood of decisions takes no thread from anyio's default limiter.
 
 Limits: a deny list cannot see through what the shell computes at run time (``$cmd``,
 aliases, functions, scripts, ``python -c``); use `require_command` to allow a known set
@@ -65,14 +75,19 @@ sandbox's business, not a policy's.
 from __future__ import annotations
 
 import abc
+import contextlib
+import math
 import os
 import re
+import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal, TypeVar
 
 import attrs
 
+from . import _cli_process
 from ._shell import parse as _parse
 from ._shell import scan as _scan
 from .hooks import (
@@ -106,6 +121,8 @@ __all__ = [
     "redirect_path",
     "COMMAND_TOOLS",
     "FILE_TOOLS",
+    "OUR_THREADS",
+    "YOUR_THREADS",
 ]
 
 _T = TypeVar("_T")
@@ -161,17 +178,41 @@ class Decision:
 
 
 class Policy(abc.ABC):
-    """A rule for tool calls. Subclass it and implement `decide` for a policy of your own."""
+    """A rule for tool calls. Subclass it and implement `decide` for a policy of your own.
+
+    An attrs subclass gets `prepare` called when it is built (through
+    ``__attrs_post_init__``; one of your own that defines it should call ``super()``'s).
+    """
 
     __slots__ = ()
 
     #: Names the policy in a `Decision`.
     name: str
 
+    def __attrs_post_init__(self) -> None:
+        self.prepare()
+
     @property
     def reads_paths(self) -> bool:
         """Does it decide file paths (then it must see every call: use it as a hook)?"""
         return False
+
+    @property
+    def reads_commands(self) -> bool:
+        """Does it decide shell commands? Then, given as a PreToolUse hook, it answers the
+        ``PreSkillShellCommand`` hook too (see `claude_sdk.Options`). A policy of your own is
+        taken to (override this to say otherwise); the path policies do not."""
+        return True
+
+    def prepare(self) -> None:
+        """Load, in the calling thread, what deciding needs, so that no decision pays for it
+        inside its budget (for a command policy: the shell parser, and one parse to warm it).
+
+        Called when one of our policies is built, and in each worker thread before a
+        decision (the adapters run every decision in one). It must be cheap once done.
+        """
+        if self.reads_commands:
+            _shell_ready()
 
     @abc.abstractmethod
     def decide(
@@ -194,9 +235,12 @@ class Policy(abc.ABC):
     def as_hook_matcher(
         self, matcher: str | None = None, *, timeout: float | None = None
     ) -> HookMatcher:
-        """A `HookMatcher` running this policy (for ``matcher`` tools, or all), for
-        ``PreToolUse`` or ``PreSkillShellCommand`` (whose ``tool_name`` is the shell,
-        ``Bash`` or ``PowerShell``)."""
+        """A `HookMatcher` running this policy (for ``matcher`` tools, or all).
+
+        Given under ``PreToolUse``, `claude_sdk.Options` registers a policy that decides
+        commands (`reads_commands`) for ``PreSkillShellCommand`` too, with the same matcher
+        (whose ``tool_name`` there is the shell, ``Bash`` or ``PowerShell``): one matcher
+        covers both events."""
         return HookMatcher(matcher=matcher, hooks=(PolicyHook(self),), timeout=timeout)
 
     def as_can_use_tool(
@@ -211,7 +255,8 @@ class Policy(abc.ABC):
             default: the answer when the policy does not decide: None or ``"deny"`` denies
                 (fail closed), ``"allow"`` allows, a `PermissionResult` is returned as is.
             cwd: the directory relative paths are resolved against (``can_use_tool`` is not
-                told the CLI's): pass ``Options.cwd`` when you set it.
+                told the CLI's; without it, the local CLI process's working directory): pass
+                ``Options.cwd`` when you set it.
         """
         return PolicyCanUseTool(self, default=default, cwd=None if cwd is None else os.fspath(cwd))
 
@@ -228,10 +273,8 @@ class PolicyHook:
     policy: Policy
 
     async def __call__(self, hook_input: Any, context: HookContext) -> HookOutput:
-        """Answer the hook (the session awaits this; see `_bounded`)."""
-        if _bounded(self.policy):
-            return self.output(hook_input)
-        return await _off_the_loop(self.output, hook_input)
+        """Answer the hook; the policy decides in a worker thread (see `_off_the_loop`)."""
+        return await _off_the_loop(self.policy, self.output, hook_input)
 
     def output(self, hook_input: Any) -> HookOutput:
         """The hook's answer for ``hook_input``, synchronously.
@@ -311,10 +354,9 @@ class PolicyCanUseTool:
     async def __call__(
         self, tool_name: str, tool_input: dict[str, Any], context: ToolPermissionContext
     ) -> PermissionResult:
-        """Answer ``can_use_tool`` (the session awaits this; see `_bounded`)."""
-        if _bounded(self.policy):
-            return self.result(tool_name, tool_input)
-        return await _off_the_loop(self.result, tool_name, tool_input)
+        """Answer ``can_use_tool``; the policy decides in a worker thread (see
+        `_off_the_loop`)."""
+        return await _off_the_loop(self.policy, self.result, tool_name, tool_input)
 
     def result(self, tool_name: str, tool_input: Mapping[str, Any]) -> PermissionResult:
         """The answer for one tool call, synchronously."""
@@ -334,27 +376,96 @@ class PolicyCanUseTool:
         )
 
 
-def _bounded(policy: Policy) -> bool:
-    """Is ``policy`` one of ours, whose ``decide`` is bounded (`DECIDE_BUDGET`)?
-
-    Those run on the event loop. A policy of your own may take any time: it runs in a worker
-    thread, so the loop goes on and ``callback_timeout`` (or the matcher's ``timeout``)
-    cancels the wait and denies.
-    """
-    if isinstance(policy, Chain):
-        return all(_bounded(p) for p in policy.policies)
-    return type(policy) in _OURS
+# --------------------------------------------------------------------------------------
+# Where decisions run: never on the event loop
 
 
-async def _off_the_loop(fn: Callable[..., _T], *args: Any) -> _T:
-    """``fn(*args)`` in a worker thread; a cancelled wait abandons it (the caller denies).
+#: A command that warms a thread's parser: lists, a pipeline, quotes, a substitution, a
+#: redirection, a loop, a here-document (the node types a first real parse meets).
+_WARM_UP = (
+    "cd /tmp && ls -la | grep -v 'a b' > /dev/null; echo \"$(date)\" ${x:-y} "
+    "|| for i in 1 2; do printf '%s\\n' \"$i\"; done; cat <<'EOF'\nx\nEOF\n"
+)
+_READY = threading.local()
 
-    anyio is imported here, not at the top: `claude_sdk.options` imports this module and the
-    protocol core imports options, and the core loads no async library.
+
+def _shell_ready() -> None:
+    """Load this thread's shell parser and parse once (see `Policy.prepare`)."""
+    if getattr(_READY, "shell", False):
+        return
+    if hasattr(_parse, "load"):  # the reader says how it warms up
+        _parse.load()
+    else:  # the tree-sitter parser (issue 26): one per thread, loaded on first use
+        getattr(_parse, "_parser")()  # noqa: B009 - not in every version of the module
+        with contextlib.suppress(_parse.UnparsableError):  # a warm-up: the parser is loaded
+            _parse.parse(_WARM_UP, deadline=math.inf)
+    _READY.shell = True
+
+
+#: Decisions of our own policies (bounded: `DECIDE_BUDGET`) running at once, per event loop.
+#: They hold the GIL while they work: more threads would only wait for one another.
+OUR_THREADS = 4
+#: Decisions of policies of your own running at once, per event loop (they may block).
+YOUR_THREADS = 16
+
+_LIMITERS: dict[bool, Any] = {}
+_LIMITERS_LOCK = threading.Lock()
+
+
+def _limiter(ours: bool) -> Any:
+    """The event loop's `anyio.CapacityLimiter` for our policies' decisions or yours: not
+    anyio's default one, which a flood of decisions would take from every other
+    ``to_thread`` user."""
+    from anyio.lowlevel import RunVar
+
+    with _LIMITERS_LOCK:
+        var = _LIMITERS.get(ours)
+        if var is None:
+            var = _LIMITERS[ours] = RunVar(f"claude_sdk_policy_threads_{ours}")
+    try:
+        return var.get()
+    except LookupError:
+        import anyio
+
+        limiter = anyio.CapacityLimiter(OUR_THREADS if ours else YOUR_THREADS)
+        var.set(limiter)
+        return limiter
+
+
+def _in_worker(policy: Policy, fn: Callable[..., _T], *args: Any) -> _T:
+    policy.prepare()  # this thread's parser, before the decision's budget starts
+    return fn(*args)
+
+
+async def _off_the_loop(policy: Policy, fn: Callable[..., _T], *args: Any) -> _T:
+    """``fn(*args)`` (a decision of ``policy``) in a worker thread, so the event loop goes on
+    while it runs (a 1 MB command held the loop for seconds; issue 27).
+
+    Our policies and yours take threads from two limiters of their own (`OUR_THREADS`,
+    `YOUR_THREADS`), never from anyio's default one. A cancelled wait (the CLI withdrew the
+    request, ``callback_timeout``) abandons the thread and the session denies (never allows);
+    an abandoned decision of ours ends (its budget bounds it), one of yours when it returns. The
+    thread sees the caller's context (`claude_sdk._cli_process.CURRENT`).
+
+    anyio is imported here, not at the top: importing the policies loads no async library.
     """
     import anyio.to_thread
 
-    return await anyio.to_thread.run_sync(fn, *args, abandon_on_cancel=True)
+    return await anyio.to_thread.run_sync(
+        _in_worker,
+        policy,
+        fn,
+        *args,
+        abandon_on_cancel=True,
+        limiter=_limiter(_bounded(policy)),
+    )
+
+
+def _bounded(policy: Policy) -> bool:
+    """Is ``policy`` one of ours, whose ``decide`` is bounded (`DECIDE_BUDGET`)?"""
+    if isinstance(policy, Chain):
+        return all(_bounded(p) for p in policy.policies)
+    return type(policy) in _OURS
 
 
 # ======================================================================================
@@ -372,6 +483,14 @@ class Chain(Policy):
     @property
     def reads_paths(self) -> bool:
         return any(p.reads_paths for p in self.policies)
+
+    @property
+    def reads_commands(self) -> bool:
+        return any(p.reads_commands for p in self.policies)
+
+    def prepare(self) -> None:
+        for policy in self.policies:
+            policy.prepare()
 
     def decide(
         self, tool_name: str, tool_input: Mapping[str, Any], *, cwd: str | None = None
@@ -505,19 +624,26 @@ class RequireCommand(Policy):
 def deny_commands(
     *patterns: CommandPattern, tools: Iterable[str] = COMMAND_TOOLS, name: str | None = None
 ) -> DenyCommands:
-    """Deny a Bash call when any command it may run matches one of ``patterns``.
+    """Deny a Bash call when a command it may run matches one of ``patterns``, or when the
+    policy cannot tell which programs it runs.
+
+    The command is read as bash reads it, and the policy continues only when it can list
+    every program bash may run and its arguments (the rules: docs/policies.md and
+    `claude_sdk._shell.interp`). Whatever it cannot resolve is denied with the reason: a
+    computed or pattern command word (``$c -rf x``, ``/bin/r? -rf x``), code that is not
+    literal (``eval "$x"``, ``curl ... | bash``), arithmetic on text that is not a number,
+    variables bash runs or expands (``BASH_ENV``, ``PS4``).
 
     A string pattern is a command (``"rm -rf"``, ``"git push --force"``), matched so that it
-    errs towards deny: the program is compared by basename at every word of every command
-    (``sudo rm``, ``nice -n 5 rm``, ``anything rm``), options by meaning for the programs in
-    the option table (``-rf`` is ``-Rf``, ``-r -f``, ``--recursive --force``, ``--rec
-    --for``) and by letter for others, and the other words may appear anywhere among the
-    arguments. A compiled regular expression is searched in each command, its words joined
-    by spaces. Strings that may be shell code (``bash -c '...'``, ``watch '...'``, ``ssh host
-    '...'``) are parsed and matched too, and code computed at run time where a command name
-    or a shell's input would be is denied (see `claude_sdk._shell.scan`). A command that
-    does not parse, or takes longer than `DECIDE_BUDGET` to check, is denied; calls of other
-    tools continue.
+    errs towards deny: the program by basename wherever a program may run (the command word,
+    the command of a runner such as ``sudo`` or ``timeout``, any later word of a program not
+    known to leave its arguments alone, a computed word there counting as any program),
+    options by meaning for the programs in the option table (``-rf`` is ``-Rf``, ``-r -f``,
+    ``--recursive --force``, ``--rec --for``) and by letter for others; every literal word is
+    tried as a program too, and strings that may be code are read for literal matches. A
+    compiled regular expression is searched in each command, its words joined by spaces. A
+    command that does not parse, or takes longer than `DECIDE_BUDGET` to check, is denied;
+    calls of other tools continue.
     """
     compiled = tuple(_compile(p) for p in patterns)
     if not compiled:
@@ -539,10 +665,12 @@ def require_command(
     first words of the command as written (after quote removal), a regular expression must
     match the whole command (`re.fullmatch`; words that need quoting are shell-quoted).
     Assignments, redirections and wrappers are part of the command: ``sudo git status`` does
-    not match ``git status``. Substitutions (``$(...)``, backticks) and the commands inside
-    control flow are commands too. When every command matches, the policy continues, or
-    allows with ``allow=True``. An unparsable command is denied; calls of other tools
-    continue.
+    not match ``git status``, and the command a known runner runs must match too
+    (``timeout 5 rm x`` needs ``rm``). Substitutions (``$(...)``, backticks), the commands
+    inside control flow, functions and code strings are commands too, and what the policy
+    cannot resolve is denied as for `deny_commands`. When every command matches, the policy
+    continues, or allows with ``allow=True``. An unparsable command is denied; calls of other
+    tools continue.
     """
     compiled = tuple(_compile(p) for p in patterns)
     if not compiled:
@@ -564,7 +692,7 @@ class _UnresolvableError(ValueError):
 
 @attrs.frozen
 class _Target:
-    """One path a file-tool call touches.
+    """One path a file-tool call touches (one of the files it may name: see `_View`).
 
     Attributes:
         key: the input key (``file_path``, ``path``, ``pattern``), None for the implied
@@ -600,17 +728,57 @@ def _base(*candidates: str | None) -> str:
     return os.getcwd()
 
 
-def _resolve(path: str, base: str) -> str:
+@attrs.frozen
+class _View:
+    """How the CLI's process sees paths, for one decision.
+
+    Attributes:
+        base: relative paths are joined to it: the working directory the call gives (a hook
+            input's ``cwd``, which follows the Bash tool's ``cd``), else the policy's
+            ``cwd``, else the CLI process's, else this process's.
+        proc_cwds: what ``/proc/self/cwd`` may stand for: the CLI process's real working
+            directory (read from ``/proc/<pid>/cwd``; ``cd`` does not move it: CLI 2.1.332
+            opens ``/proc/self/cwd/...`` there for Read, Grep and Glob), and ``base`` too,
+            where a program the CLI starts in the directory ``cd`` reached would see it;
+            outside a session's callback, ``base``. None: it cannot be known (a remote or
+            in-memory CLI, a process that is gone), and such a path is denied.
+        pid: the local CLI process, whose mount table says where the mount points are; None:
+            this process's table.
+    """
+
+    base: str
+    proc_cwds: tuple[str, ...] | None
+    pid: int | None
+
+
+def _view(*candidates: str | None) -> _View:
+    """The `_View` of a decision whose working directory candidates are ``candidates``."""
+    cli = _cli_process.CURRENT.get()
+    if cli is None:  # not in a session's callback: the given directory stands for the CLI's
+        base = _base(*candidates)
+        return _View(base, (base,), None)
+    real = cli.cwd()
+    base = _base(*candidates, real)
+    cwds = None if real is None else (real,) if real == base else (real, base)
+    return _View(base, cwds, cli.pid)
+
+
+def _resolve(path: str, base: str, view: _View) -> list[str]:
     """``path`` as the CLI's process sees it: joined to ``base`` (its working directory),
-    ``~`` expanded, ``..`` and symlinks resolved (see `_real_path`)."""
+    ``~`` expanded, ``..`` and symlinks resolved (see `_real_paths`)."""
     try:
-        return _real_path(os.path.join(base, os.path.expanduser(path)), base)
+        return _real_paths(os.path.join(base, os.path.expanduser(path)), view.proc_cwds)
     except (OSError, ValueError) as exc:
+        if isinstance(exc, _UnresolvableError):
+            raise
         raise _UnresolvableError(f"cannot resolve {path!r}: {exc}") from None
 
 
 #: Links a path may follow before it is refused (the kernel's own limit).
 _MAX_LINKS = 40
+#: Files one path may name (``/proc/self/cwd`` stands for two directories) before it is
+#: refused.
+_MAX_NAMES = 8
 #: Directories below ``/proc/<process>/`` that stand for another path: the process's working
 #: directory and root, as the CLI (not this process) has them.
 _PROC_SELF = re.compile(r"(self|thread-self|[0-9]+)(/task/[0-9]+)?")
@@ -619,62 +787,82 @@ _DESCRIPTOR_DIRS = frozenset({"fd", "fdinfo", "map_files"})
 _STANDARD_STREAMS = frozenset({"/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/fd"})
 
 
-def _real_path(path: str, cwd: str) -> str:
-    """`os.path.realpath` as the CLI's process would resolve ``path``.
+def _split(path: str) -> list[str]:
+    return [part for part in path.split("/") if part]
+
+
+def _real_paths(path: str, proc_cwds: Sequence[str] | None) -> list[str]:
+    """`os.path.realpath` as the CLI's process would resolve ``path``: every file it may
+    name (one, unless ``/proc/self/cwd`` stands for two directories).
 
     This process's ``/proc/self`` is not the CLI's: ``/proc/self/cwd`` (also through
-    ``thread-self``, a task, or a symlink that leads there) is the CLI's working directory
-    ``cwd``, ``/proc/self/root`` is ``/``; a process's open descriptors (``/proc/self/fd/3``,
-    ``/dev/fd/0``, ``/dev/stdin``) and another process's view (``/proc/1234/cwd``) cannot be
-    known, and raise `_UnresolvableError`.
+    ``thread-self``, a task, or a symlink that leads there) is each of ``proc_cwds``,
+    ``/proc/self/root`` is ``/``. What cannot be known raises `_UnresolvableError`: the
+    CLI's working directory when ``proc_cwds`` is None, a process's open descriptors
+    (``/proc/self/fd/3``, ``/dev/fd/0``, ``/dev/stdin``), another process's view
+    (``/proc/1234/cwd``), a path that names more than `_MAX_NAMES` files.
     """
-    todo = [part for part in path.split("/") if part]
-    done: list[str] = []
-    links = 0
-    while todo:
-        part = todo.pop(0)
-        if part == ".":
-            continue
-        if part == "..":
-            if done:
-                done.pop()
-            continue
-        current = "/" + "/".join(done)
-        in_process = (len(done) == 2 or (len(done) == 4 and done[2] == "task")) and (
-            done[0] == "proc" and _PROC_SELF.fullmatch("/".join(done[1:])) is not None
-        )
-        if in_process:
-            if done[1] not in ("self", "thread-self"):
-                raise _UnresolvableError(f"{path!r} is another process's view of files")
-            if part == "cwd":
-                done = [p for p in cwd.split("/") if p]
+    # Each state: the parts left (reversed, so the next is last), the parts resolved, links.
+    states: list[tuple[list[str], list[str], int]] = [(_split(path)[::-1], [], 0)]
+    names: list[str] = []
+    while states:
+        todo, done, links = states.pop()
+        while todo:
+            part = todo.pop()
+            if part == ".":
                 continue
-            if part == "root":
-                done = []
+            if part == "..":
+                if done:
+                    done.pop()
                 continue
-            if part in _DESCRIPTOR_DIRS:
+            in_process = (len(done) == 2 or (len(done) == 4 and done[2] == "task")) and (
+                done[0] == "proc" and _PROC_SELF.fullmatch("/".join(done[1:])) is not None
+            )
+            if in_process:
+                if done[1] not in ("self", "thread-self"):
+                    raise _UnresolvableError(f"{path!r} is another process's view of files")
+                if part == "cwd":
+                    if proc_cwds is None:
+                        raise _UnresolvableError(
+                            f"{path!r} is in the CLI process's working directory, which "
+                            "cannot be known here"
+                        )
+                    states.extend((todo + _split(o)[::-1], [], links) for o in proc_cwds[1:])
+                    todo += _split(proc_cwds[0])[::-1]
+                    done = []
+                    continue
+                if part == "root":
+                    done = []
+                    continue
+                if part in _DESCRIPTOR_DIRS:
+                    raise _UnresolvableError(f"{path!r} is an open file of the CLI's process")
+            candidate = "/" + "/".join([*done, part])
+            if candidate in _STANDARD_STREAMS:
                 raise _UnresolvableError(f"{path!r} is an open file of the CLI's process")
-        candidate = os.path.join(current, part)
-        if candidate in _STANDARD_STREAMS:
-            raise _UnresolvableError(f"{path!r} is an open file of the CLI's process")
-        if candidate in ("/proc/self", "/proc/thread-self"):
-            done.append(part)  # stands for the CLI's process, not this one: not followed
-            continue
-        try:
-            target = os.readlink(candidate)
-        except OSError:  # not a link, or not there: a name as it stands
-            done.append(part)
-            continue
-        links += 1
-        if links > _MAX_LINKS:
-            raise _UnresolvableError(f"{path!r} has too many levels of symbolic links")
-        todo = [p for p in target.split("/") if p] + todo
-        if target.startswith("/"):
-            done = []
-    return "/" + "/".join(done)
+            if candidate in ("/proc/self", "/proc/thread-self"):
+                done.append(part)  # stands for the CLI's process, not this one: not followed
+                continue
+            try:
+                target = os.readlink(candidate)
+            except OSError:  # not a link, or not there: a name as it stands
+                done.append(part)
+                continue
+            links += 1
+            if links > _MAX_LINKS:
+                raise _UnresolvableError(f"{path!r} has too many levels of symbolic links")
+            todo += _split(target)[::-1]
+            if target.startswith("/"):
+                done = []
+        name = "/" + "/".join(done)
+        if name not in names:
+            names.append(name)
+        if len(names) + len(states) > _MAX_NAMES:
+            raise _UnresolvableError(f"{path!r} names too many files to check")
+    return names
 
 
-#: Entries searched for another name of a hard-linked file before the call is denied.
+#: Entries searched for another name of a file (a hard link, a bind mount) before the call
+#: is denied.
 _HARD_LINK_SEARCH = 20_000
 
 
@@ -707,14 +895,199 @@ def _hard_link_into(path: str, roots: Sequence[str]) -> str | None:
     return None
 
 
+# -- mount points ------------------------------------------------------------------------
+
+_MOUNT_ESCAPE = re.compile(r"\\([0-7]{3})")
+
+
+@attrs.frozen
+class _Mount:
+    """One line of a mount table: where it is mounted, and which directory of its file
+    system it shows there (``/`` but for a bind mount of a directory or file inside it)."""
+
+    point: str
+    source: str
+    #: The prefix of the paths below the mount point.
+    below: str
+
+
+def _parse_mounts(text: str) -> tuple[_Mount, ...]:
+    """The mounts of a ``mountinfo`` text (its fields 4 and 5, octal escapes undone)."""
+
+    def unescape(field: str) -> str:
+        if "\\" not in field:
+            return field
+        return _MOUNT_ESCAPE.sub(lambda m: chr(int(m[1], 8)), field)
+
+    mounts = []
+    for line in text.splitlines():
+        fields = line.split(" ", 5)
+        if len(fields) > 4:
+            point = unescape(fields[4])
+            mounts.append(_Mount(point, unescape(fields[3]), point.rstrip("/") + "/"))
+    return tuple(mounts)
+
+
+def _read_text(path: str) -> str:
+    with open(path, encoding="utf-8", errors="surrogateescape") as f:
+        return f.read()
+
+
+class _OwnMountTable:
+    """This process's mount table, read again only when the kernel says it changed (a
+    ``poll`` on ``/proc/self/mountinfo`` reports ``POLLPRI`` after a mount or unmount):
+    reading it costs more than the rest of a decision."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._file: Any = None
+        self._poll: Any = None
+        self._mounts: tuple[_Mount, ...] = ()
+
+    def mounts(self) -> tuple[_Mount, ...]:
+        import select
+
+        with self._lock:
+            if self._file is None:
+                self._file = open(  # noqa: SIM115 - kept open: its poll says when it changed
+                    "/proc/self/mountinfo", encoding="utf-8", errors="surrogateescape"
+                )
+                self._poll = select.poll()
+                self._poll.register(self._file, select.POLLPRI | select.POLLERR)
+            elif not self._poll.poll(0):
+                return self._mounts
+            self._file.seek(0)
+            self._mounts = _parse_mounts(self._file.read())
+            return self._mounts
+
+
+_OWN_MOUNTS = _OwnMountTable()
+
+
+def _mount_table(pid: int | None) -> tuple[_Mount, ...]:
+    """The mounts the process ``pid`` (None: this one) sees; none on a system without a
+    mount table. This process's own table when the process shares its mount namespace.
+
+    Raises:
+        _UnresolvableError: Linux, and the table cannot be read (the process is gone).
+    """
+    table = f"/proc/{pid if pid is not None else 'self'}/mountinfo"
+    try:
+        if pid is not None and os.readlink(f"/proc/{pid}/ns/mnt") != os.readlink(
+            "/proc/self/ns/mnt"
+        ):
+            return _parse_mounts(_read_text(table))
+        return _OWN_MOUNTS.mounts()
+    except OSError as exc:
+        if not sys.platform.startswith("linux"):
+            return ()
+        raise _UnresolvableError(f"cannot read the CLI's mount table {table}: {exc}") from None
+
+
+def _key(path: str) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return st.st_dev, st.st_ino
+
+
+class _Mounts:
+    """What the mounts of the CLI's process put under a path, for `deny_paths`: a denied tree
+    (or a file in it) mounted a second time elsewhere (``mount --bind secrets public/m``) is
+    reached through the mount point as well. Read lazily, once per decision."""
+
+    def __init__(self, pid: int | None, roots: Sequence[str]) -> None:
+        self._pid = pid
+        self._roots = roots
+        self._mounts: tuple[_Mount, ...] | None = None
+        self._entries: dict[str, set[tuple[int, int]] | None] = {}
+        self._above: dict[str, set[tuple[int, int]]] = {}
+
+    def _all(self) -> tuple[_Mount, ...]:
+        if self._mounts is None:
+            self._mounts = _mount_table(self._pid)
+        return self._mounts
+
+    def _inside(self, root: str) -> set[tuple[int, int]] | None:
+        """The (device, inode) of every entry below ``root``; None: too many to list."""
+        if root not in self._entries:
+            found: set[tuple[int, int]] = set()
+            for directory, dirs, files in os.walk(root):
+                for name in (*dirs, *files):
+                    try:
+                        st = os.lstat(os.path.join(directory, name))
+                    except OSError:
+                        continue
+                    found.add((st.st_dev, st.st_ino))
+                if len(found) > _HARD_LINK_SEARCH:
+                    self._entries[root] = None
+                    break
+            else:
+                self._entries[root] = found
+        return self._entries[root]
+
+    def _holding(self, root: str) -> set[tuple[int, int]]:
+        """The (device, inode) of ``root`` and of each directory above it."""
+        if root not in self._above:
+            keys = set()
+            current = root
+            while True:
+                key = _key(current)
+                if key is not None:
+                    keys.add(key)
+                parent = os.path.dirname(current)
+                if parent == current:
+                    break
+                current = parent
+            self._above[root] = keys
+        return self._above[root]
+
+    def _shows(self, mount: _Mount, root: str, *, whole: bool) -> bool:
+        """Does ``mount`` show what is inside ``root`` (``whole``: or ``root`` itself, or a
+        directory above it)?"""
+        key = _key(mount.point) if whole else None
+        if key is not None and key in self._holding(root):
+            return True
+        if mount.source in ("/", ""):
+            return False  # a whole file system: not a directory inside another tree
+        key = key or _key(mount.point)
+        root_key = _key(root)
+        if key is None or root_key is None or key[0] != root_key[0]:
+            return False  # a bind mount shows a directory of its own device
+        inside = self._inside(root)
+        return inside is None or key in inside  # too large to list: taken to hold it
+
+    def into(self, target: _Target) -> tuple[str, str] | None:
+        """(a mount point, the denied root it shows) for ``target``: a mount at or above the
+        path that shows a part of a denied tree, or, for a search, a mount below the
+        searched directory that shows a denied tree or a part of it. None when there is
+        none."""
+        path = target.resolved
+        below = path.rstrip("/") + "/"
+        for mount in self._all():
+            point = mount.point
+            if point == path or path.startswith(mount.below):
+                for root in self._roots:
+                    if self._shows(mount, root, whole=False):
+                        return point, root
+            elif target.search and point.startswith(below):
+                for root in self._roots:
+                    if self._shows(mount, root, whole=True):
+                        return point, root
+        return None
+
+
 def _root(root: str | os.PathLike[str], cwd: str | None) -> str:
     path = os.fspath(root)
     if not path:
         raise ValueError(f"a path root cannot be empty: {root!r}")
+    base = _base(cwd)
     try:
-        return _resolve(path, _base(cwd))
+        (resolved,) = _resolve(path, base, _View(base, (base,), None))
     except _UnresolvableError as exc:
         raise ValueError(str(exc)) from None
+    return resolved
 
 
 def _relative(path: str, root: str) -> str | None:
@@ -764,8 +1137,9 @@ def _glob_split(pattern: str) -> tuple[str, str]:
     return literal, "/".join(parts[n:])
 
 
-def _targets(tool_name: str, tool_input: Mapping[str, Any], base: str) -> list[_Target]:
-    """The paths a file-tool call touches, resolved against ``base``."""
+def _targets(tool_name: str, tool_input: Mapping[str, Any], view: _View) -> list[_Target]:
+    """The paths a file-tool call touches, resolved against ``view.base``; a path that may
+    name several files (see `_View`) is one target for each."""
     search = tool_name in _SEARCH_TOOLS
     targets: list[_Target] = []
     for key in _PATH_KEYS:
@@ -774,9 +1148,11 @@ def _targets(tool_name: str, tool_input: Mapping[str, Any], base: str) -> list[_
             continue  # Glob and Grep default an empty path to the working directory
         if not isinstance(value, str) or not value:
             raise _UnresolvableError(f"{tool_name}'s {key} is not a path: {value!r}")
-        targets.append(_Target(key, value, _resolve(value, base), search))
+        targets += [_Target(key, value, r, search) for r in _resolve(value, view.base, view)]
     if search and not any(t.key == "path" for t in targets):
-        targets.append(_Target(None, base, _resolve(".", base), search=True))
+        targets += [
+            _Target(None, view.base, r, search=True) for r in _resolve(".", view.base, view)
+        ]
     pattern = tool_input.get("pattern")
     if tool_name == "Glob" and isinstance(pattern, str):
         literal, rest = _glob_split(pattern)
@@ -784,13 +1160,15 @@ def _targets(tool_name: str, tool_input: Mapping[str, Any], base: str) -> list[_
             raise _UnresolvableError(f"the Glob pattern {pattern!r} climbs with '..'")
         if literal:
             # Glob searches below the pattern's leading directory, not below its base.
-            base_target = next(t for t in targets if t.search)
-            targets.remove(base_target)
-            if base_target.key is not None or not os.path.isabs(os.path.expanduser(literal)):
-                targets.append(attrs.evolve(base_target, search=False))
-            resolved = _resolve(literal, base_target.resolved)
-            targets.append(_Target("pattern", pattern, resolved, search=True, rest=rest))
-    return targets
+            for base_target in [t for t in targets if t.search]:
+                targets.remove(base_target)
+                if base_target.key is not None or not os.path.isabs(os.path.expanduser(literal)):
+                    targets.append(attrs.evolve(base_target, search=False))
+                targets += [
+                    _Target("pattern", pattern, r, search=True, rest=rest)
+                    for r in _resolve(literal, base_target.resolved, view)
+                ]
+    return list(dict.fromkeys(targets))
 
 
 def _roots_text(roots: Sequence[str]) -> str:
@@ -811,13 +1189,17 @@ class AllowPaths(Policy):
     def reads_paths(self) -> bool:
         return True
 
+    @property
+    def reads_commands(self) -> bool:
+        return False
+
     def decide(
         self, tool_name: str, tool_input: Mapping[str, Any], *, cwd: str | None = None
     ) -> Decision:
         if tool_name not in self.tools:
             return Decision.continue_(f"{tool_name} is not a file tool", policy=self.name)
         try:
-            targets = _targets(tool_name, tool_input, _base(cwd, self.cwd))
+            targets = _targets(tool_name, tool_input, _view(cwd, self.cwd))
         except _UnresolvableError as exc:
             return Decision.deny(f"{exc}, so it is denied", policy=self.name)
         for target in targets:
@@ -846,35 +1228,46 @@ class DenyPaths(Policy):
     def reads_paths(self) -> bool:
         return True
 
+    @property
+    def reads_commands(self) -> bool:
+        return False
+
     def decide(
         self, tool_name: str, tool_input: Mapping[str, Any], *, cwd: str | None = None
     ) -> Decision:
         if tool_name not in self.tools:
             return Decision.continue_(f"{tool_name} is not a file tool", policy=self.name)
         try:
-            targets = _targets(tool_name, tool_input, _base(cwd, self.cwd))
+            view = _view(cwd, self.cwd)
+            targets = _targets(tool_name, tool_input, view)
+            denied = self._denied(tool_name, targets, _Mounts(view.pid, self.roots))
         except _UnresolvableError as exc:
             return Decision.deny(f"{exc}, so it is denied", policy=self.name)
+        if denied is not None:
+            return Decision.deny(denied, policy=self.name)
+        return Decision.continue_(f"{tool_name}: no denied path", policy=self.name)
+
+    def _denied(self, tool_name: str, targets: list[_Target], mounts: _Mounts) -> str | None:
         for target in targets:
             for root in self.roots:
                 if _inside(target.resolved, root):
-                    return Decision.deny(
-                        f"{tool_name}: {target} is inside the denied path {root}",
-                        policy=self.name,
-                    )
+                    return f"{tool_name}: {target} is inside the denied path {root}"
                 if target.search and _inside(root, target.resolved):
-                    return Decision.deny(
-                        f"{tool_name}: searching {target} would reach the denied path {root}",
-                        policy=self.name,
-                    )
+                    return f"{tool_name}: searching {target} would reach the denied path {root}"
             linked = _hard_link_into(target.resolved, self.roots)
             if linked is not None:
-                return Decision.deny(
+                return (
                     f"{tool_name}: {target} is a hard link to a file inside the denied path "
-                    f"{linked}",
-                    policy=self.name,
+                    f"{linked}"
                 )
-        return Decision.continue_(f"{tool_name}: no denied path", policy=self.name)
+            mounted = mounts.into(target)
+            if mounted is not None:
+                point, root = mounted
+                return (
+                    f"{tool_name}: {target} reaches the denied path {root} through the mount "
+                    f"point {point}"
+                )
+        return None
 
 
 @attrs.frozen
@@ -897,33 +1290,46 @@ class RedirectPath(Policy):
     def reads_paths(self) -> bool:
         return True
 
+    @property
+    def reads_commands(self) -> bool:
+        return False
+
     def decide(
         self, tool_name: str, tool_input: Mapping[str, Any], *, cwd: str | None = None
     ) -> Decision:
         if tool_name not in self.tools:
             return Decision.continue_(f"{tool_name} is not a file tool", policy=self.name)
         try:
-            targets = _targets(tool_name, tool_input, _base(cwd, self.cwd))
+            targets = _targets(tool_name, tool_input, _view(cwd, self.cwd))
         except _UnresolvableError as exc:
             return Decision.deny(f"{exc}, so it is denied", policy=self.name)
         updated = dict(tool_input)
-        moved: list[str] = []
+        moved: dict[str | None, str] = {}
         by_pattern = any(t.key == "pattern" for t in targets)
         for target in targets:
             if by_pattern and target.key != "pattern":
                 continue  # the pattern's literal directory is where Glob searches
             new = self._map(target.resolved)
+            names = {self._map(t.resolved) for t in targets if t.key == target.key}
+            if len(names) > 1:
+                return Decision.deny(
+                    f"{tool_name}: {target.key} {target.given!r} may name several files, "
+                    f"not all of them under {self.src}, so it is denied",
+                    policy=self.name,
+                )
             if new is None:
                 continue
             if target.key == "pattern":
                 updated["path"], updated["pattern"] = new, target.rest
             else:
                 updated[target.key or "path"] = new
-            moved.append(f"{target.given} -> {new}")
+            moved[target.key] = f"{target.given} -> {new}"
         if not moved:
             return Decision.continue_(f"{tool_name}: nothing under {self.src}", policy=self.name)
         return Decision.allow(
-            f"{tool_name}: redirected {', '.join(moved)}", updated_input=updated, policy=self.name
+            f"{tool_name}: redirected {', '.join(moved.values())}",
+            updated_input=updated,
+            policy=self.name,
         )
 
 

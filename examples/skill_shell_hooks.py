@@ -3,10 +3,11 @@
 A slash command's (or a skill's) markdown may hold an inline shell command, ``!`cmd` ``: the
 CLI runs it when the command is loaded, before the model sees the text, and no PreToolUse hook
 sees it. CLI 2.1.332 and later ask ``PreSkillShellCommand`` hooks first. Here one policy,
-``deny_commands("rm -rf")``, guards both the model's own Bash calls (PreToolUse) and the
-commands inside slash commands (PreSkillShellCommand): the project's ``/cleanup`` command would
-run ``rm -rf build``, and the hook keeps it from running. On an older CLI, which never calls
-the hook, the example says so and sends nothing.
+``deny_commands("rm -rf")``, given once as a PreToolUse hook, guards both the model's own Bash
+calls and the commands inside slash commands: ``Options`` registers it for
+PreSkillShellCommand too. The project's ``/cleanup`` command would run ``rm -rf build``, and
+the hook keeps it from running. On an older CLI, which never calls the hook (the session logs
+a warning at open), the example says so and sends nothing.
 
 Run: ``python examples/skill_shell_hooks.py`` (needs a logged-in Claude Code CLI). It runs in
 a fresh temporary directory, so nothing of yours is touched.
@@ -44,7 +45,7 @@ async def main() -> None:
         options = cs.Options(
             cwd=workdir,
             setting_sources=("project",),  # where the /cleanup command lives
-            hooks={"PreToolUse": [policy], "PreSkillShellCommand": [policy]},
+            hooks={"PreToolUse": [policy]},  # PreSkillShellCommand too, by Options
         )
         async with cs.open_session(options) as session:
             version = session.server_info.claude_code_version

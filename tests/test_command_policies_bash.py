@@ -1,35 +1,30 @@
-"""Command policies against what bash really does (issue 15, item 1).
+"""Command policies against what bash really does (issues 15 and 27).
 
 Every row is decided by the policy and, where the programs it needs exist here, run by real
-bash in a scratch directory holding a tree ``x/`` (``x/y/z``): a deny row must really remove
-the tree with ``rm`` recursive and forced (or the row says why bash cannot show it), a
-``continue`` row must leave it. ``rm`` on the ``PATH`` is a logging wrapper around the real
-one, so an absolute ``/bin/rm`` still shows as a removed tree.
+bash under strace (`tests/support/strace_run.py`) in a scratch directory holding a tree
+``x/``: a deny row must really run ``rm`` recursive and forced (any path to it) or remove
+the tree (or the row says why bash cannot show it here), a ``continue`` row must do neither.
 
-The hypothesis test at the end builds commands from wrappers, quoting, flag spellings and
-code-in-strings, runs each in bash, and asserts the class rule: whenever bash ran ``rm``
-recursive and forced, `deny_commands("rm -rf")` denied the command.
+`ISSUE_27_ROWS` are the cases issue 27 found (each let through by the tree-sitter scan and
+run by bash); tests/test_policy_oracle.py generates such commands at random and
+tests/data/policies/oracle_rows.txt holds what it found.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import shutil
-import subprocess
-import time
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from claude_sdk.policies import deny_commands, require_command
 
+from .support import strace_run
+
 RM_RF = deny_commands("rm -rf")
 BASH = shutil.which("bash")
-REAL_RM = shutil.which("rm") or "/bin/rm"
 
 # (command, expected kind, reason substring, programs bash needs, or None when bash cannot
 # show it here: a remote host, a privilege prompt, a terminal)
@@ -137,7 +132,7 @@ WRAPPER_ROWS: list[Row] = [
     ("time rm -rf x", "deny", "matches", ()),
     ("nohup rm -rf x", "deny", "matches", ("nohup",)),
     ("echo x | xargs rm -rf", "deny", "matches", ()),
-    ("echo -rf x | xargs rm", "deny", "may match", ()),
+    ("echo -rf x | xargs rm", "deny", "matches", ()),
     ("env rm -rf x", "deny", "matches", ()),
     ("FOO=1 rm -rf x", "deny", "matches", ()),
     ("2>/dev/null rm -rf x", "deny", "matches", ()),
@@ -162,14 +157,14 @@ COMPUTED_ROWS: list[Row] = [
     ("echo 'ql -qe w' | tr a-y b-z | sh", "deny", "computed", ()),
     ("curl -s http://127.0.0.1:9/x | bash", "deny", "computed", None),
     ("bash < /dev/stdin <<< 'rm -rf x'", "deny", "", ()),
-    ("$(echo rm) -rf x", "deny", "computed", ()),
-    ("`echo rm` -rf x", "deny", "computed", ()),
-    ("a=rm; $a -rf x", "deny", "computed", ()),
+    ("$(echo rm) -rf x", "deny", "matches", ()),
+    ("`echo rm` -rf x", "deny", "matches", ()),
+    ("a=rm; $a -rf x", "deny", "matches", ()),
     ("${c:=rm} -rf x", "deny", "computed", ()),
-    ('c=rm; "$c" -rf x', "deny", "computed", ()),
-    ("f=-rf; rm $f x", "deny", "may match", ()),
+    ('c=rm; "$c" -rf x', "deny", "matches", ()),
+    ("f=-rf; rm $f x", "deny", "matches", ()),
     ("sudo $(echo rm) -rf x", "deny", "", None),
-    ("r=$'\\x72m'; $r -rf x", "deny", "computed", ()),
+    ("r=$'\\x72m'; $r -rf x", "deny", "matches", ()),
     # literal code that is harmless stays allowed
     ("echo ls | bash", "continue", "", ()),
     ("bash <<'EOF'\nls x\nEOF", "continue", "", ()),
@@ -190,7 +185,85 @@ HARMLESS_ROWS: list[Row] = [
     ("test -d x && echo yes", "continue", "", ()),
 ]
 
-ALL_ROWS = FLAG_ROWS + CODE_ROWS + WRAPPER_ROWS + COMPUTED_ROWS + HARMLESS_ROWS
+ISSUE_27_ROWS: list[Row] = [
+    # a command word bash expands: pathname patterns, a continuation inside the word
+    ("/usr/bin/r[m] -rf x", "deny", "pathname pattern", ()),
+    ("/bin/r? -rf x", "deny", "pathname pattern", ()),
+    ("r\\\nm -rf x", "deny", "matches", ()),
+    ("/bin/[r]m -rf x", "deny", "pathname pattern", ()),
+    # code inside parameter expansions
+    ("echo ${x:-`rm -rf x`}", "deny", "matches", ()),
+    ("echo ${x:-$(rm -rf x)}", "deny", "matches", ()),
+    # shells fed code through a descriptor or a variable
+    ("bash 0<<< 'rm -rf x'", "deny", "matches", ()),
+    ("exec 3<<< 'rm -rf x'; bash <&3", "deny", "matches", ()),
+    ("bash /dev/fd/3 3<<< 'rm -rf x'", "deny", "matches", ()),
+    ("BASH_ENV=/dev/stdin bash -c true <<< 'rm -rf x'", "deny", "BASH_ENV", ()),
+    ("ENV=/dev/stdin sh -i <<< 'rm -rf x'", "deny", "ENV", ()),
+    # bash ignores PS4 from the environment when it runs as root (as here)
+    ("PS4='$(rm -rf x)' bash -xc true", "deny", "matches", None),
+    ("PROMPT_COMMAND='rm -rf x' bash -i < /dev/null", "deny", "matches", ()),
+    # producers piped to a shell: their exact output is read
+    ("printf '%.2s -rf x' rmz | bash", "deny", "matches", ()),
+    ("printf %b 'r\\0155 -rf x' | bash", "deny", "matches", ()),
+    ("echo -e 'r\\0155 -rf x' | bash", "deny", "matches", ()),
+    ("printf 'r%sm -rf x' '' | sh", "deny", "matches", ()),
+    # computed words after any program that runs its arguments
+    ("c=rm; setarch x86_64 $c -rf x", "deny", "matches", ()),
+    ("c='rm -rf x'; linux64 $c", "deny", "matches", ()),
+    # c comes from the environment: any value (here it has none, so bash cannot show it)
+    ("linux64 $c -rf x", "deny", "computed", None),
+    # text bash evaluates later
+    ("x2='a[$(rm -rf x)]'; (( x2 ))", "deny", "arithmetic", ()),
+    ("x2='a[$(rm -rf x)]'; echo $(( x2 ))", "deny", "arithmetic", ()),
+    ("x2='a[$(rm -rf x)]'; [[ $x2 -eq 1 ]]", "deny", "arithmetic", ()),
+    ("x='$(rm -rf x)'; echo ${x@P}", "deny", "matches", ()),
+    ("set -x; PS4='$(rm -rf x)'; true", "deny", "matches", ()),
+    # a file the command writes, then runs
+    ("printf '\\x72m -rf x' > s.sh; bash s.sh", "deny", "matches", ()),
+    # benign ones the last round denied
+    ("time (sleep 0.01)", "continue", "", ()),
+    ("time -p (sleep 0.01)", "continue", "", ()),
+    ("select x in a b; do echo $x; break; done <<< 1", "continue", "", ()),
+    ("x=abc; echo ${x~}", "continue", "", ()),
+]
+
+#: Found by hand while finishing issue 27 (the grammar of tests/support/bash_grammar.py now
+#: makes each family): code a runner runs in this shell, a file the command writes and then
+#: runs through a PATH it sets.
+PROBE_ROWS: list[Row] = [
+    ("c=ls; command eval c=rm; $c -rf x", "deny", "computed", ()),
+    ("c=ls; builtin eval 'c=rm'; $c -rf x", "deny", "computed", ()),
+    ("c=rm; nice . <(echo c=ls); $c -rf x", "deny", "computed", ()),
+    (
+        "mkdir -p bin; printf '#!/bin/sh\\n\\x72m -rf x\\n' > bin/ls; chmod +x bin/ls; "
+        "PATH=./bin:$PATH ls",
+        "deny",
+        "matches",
+        (),
+    ),
+    (
+        "mkdir -p bin; cp /bin/rm bin/ls; PATH=./bin:$PATH ls -rf x",
+        "deny",
+        "this command writes",
+        (),
+    ),
+    ('export PATH="$PWD/bin:$PATH"; ls x', "continue", "", ()),
+    # a form feed is a blank to Python, not to bash: the word read as code was itself, and
+    # reading it again and again ended in RecursionError out of decide()
+    ("some-new-tool '-{\x0e2,\x0c6}'", "continue", "", None),
+    ("some-new-tool '-{\x0e2,\x0c6}'; rm -rf x", "deny", "matches", None),
+]
+
+ALL_ROWS = (
+    FLAG_ROWS
+    + CODE_ROWS
+    + WRAPPER_ROWS
+    + COMPUTED_ROWS
+    + HARMLESS_ROWS
+    + ISSUE_27_ROWS
+    + PROBE_ROWS
+)
 
 
 def _short(value: object) -> str:
@@ -211,68 +284,22 @@ def test_the_policy_decides_each_row(
 # bash
 
 
-def _recursive_force(args: list[str]) -> bool:
-    """GNU rm's reading of ``args``: recursive and forced?"""
-    recursive = force = False
-    for arg in args:
-        if arg == "--":
-            break
-        if arg.startswith("--"):
-            name = arg[2:].split("=", 1)[0]
-            recursive |= bool(name) and "recursive".startswith(name) and len(name) >= 3
-            force |= bool(name) and "force".startswith(name)
-        elif arg.startswith("-") and len(arg) > 1:
-            recursive |= "r" in arg or "R" in arg
-            force |= "f" in arg
-    return recursive and force
-
-
-def run_in_bash(command: str, scratch: Path) -> tuple[bool, list[list[str]]]:
-    """Run ``command`` in bash in ``scratch``; returns (was ``x/`` removed, rm calls)."""
-    assert BASH is not None
-    (scratch / "x" / "y").mkdir(parents=True)
-    (scratch / "x" / "y" / "z").write_text("z")
-    stubs = scratch / ".bin"
-    stubs.mkdir()
-    log = scratch / ".log"
-    rm = stubs / "rm"
-    rm.write_text(
-        f'#!/bin/sh\nprintf "%s\\0" "$@" >> "{log}"; printf "\\n" >> "{log}"\nexec {REAL_RM} "$@"\n'
-    )
-    rm.chmod(0o755)
-    env = {"PATH": f"{stubs}:/usr/sbin:/usr/bin:/sbin:/bin", "HOME": str(scratch), "LC_ALL": "C"}
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        subprocess.run(
-            [BASH, "--norc", "--noprofile", "-c", command],
-            cwd=scratch,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            timeout=20,
-            check=False,
-        )
-    for _ in range(50):  # wrappers that detach (setsid, script) finish on their own
-        if not (scratch / "x").exists():
-            break
-        time.sleep(0.01)
-    calls = [line.split("\0")[:-1] for line in log.read_text().splitlines()] if log.exists() else []
-    return not (scratch / "x").exists(), calls
-
-
 def _runnable(needs: tuple[str, ...] | None) -> bool:
-    return needs is not None and BASH is not None and all(shutil.which(n) for n in needs)
+    return needs is not None and all(shutil.which(n) for n in needs)
 
 
 BASH_ROWS = [row for row in ALL_ROWS if _runnable(row[3])]
+needs_strace = pytest.mark.skipif(not strace_run.available(), reason="needs bash and strace")
 
 
-@pytest.mark.skipif(BASH is None, reason="needs bash")
+@needs_strace
 @pytest.mark.parametrize(("command", "kind", "reason", "needs"), BASH_ROWS, ids=_short)
 def test_each_row_does_what_its_kind_says_in_bash(
     command: str, kind: str, reason: str, needs: tuple[str, ...], tmp_path: Path
 ) -> None:
-    removed, calls = run_in_bash(command, tmp_path)
-    dangerous = removed or any(_recursive_force(c) for c in calls)
+    traced = strace_run.trace(command, tmp_path / "s")
+    calls = [e.argv for e in traced.execs if strace_run.is_rm(e)]
+    dangerous = traced.removed or any(strace_run.rm_recursive_force(e) for e in traced.execs)
     if kind == "deny":
         assert dangerous, f"bash did not remove the tree: {calls}"
     else:
@@ -280,53 +307,10 @@ def test_each_row_does_what_its_kind_says_in_bash(
 
 
 def test_most_rows_are_shown_in_bash_here() -> None:
-    if BASH is None or os.environ.get("CLAUDE_SDK_REQUIRE_BASH_ROWS") is None:
+    if os.environ.get("CLAUDE_SDK_REQUIRE_BASH_ROWS") is None:
         pytest.skip("set CLAUDE_SDK_REQUIRE_BASH_ROWS to require the bash half")
+    assert strace_run.available()
     assert len(BASH_ROWS) >= 0.7 * len(ALL_ROWS), len(BASH_ROWS)
-
-
-# --------------------------------------------------------------------------------------
-# The class rule, on random commands
-
-
-_PROGRAM = st.sampled_from(["rm", "./.bin/rm", "'rm'", '"r"m', "r\\m", "$'\\x72m'", "\\rm"])
-_FLAGS = st.sampled_from(
-    ["-rf", "-fr", "-Rf", "-r -f", "-R -f", "-dRf", "--recursive --force", "-r --force",
-     "--rec --for", "--force -r", "-r", "-f", "-rv", "", "-v", "-i", "-- -rf"]
-)  # fmt: skip
-_WRAP = st.sampled_from(
-    ["{}", "nice {}", "timeout 9 {}", "env {}", "env -i PATH=$PATH {}", "command {}",
-     "taskset 1 {}", "setpriv {}", "chrt -o 0 {}", "fakeroot {}", "stdbuf -o0 {}",
-     "bash -c '{}'", "bash -c -- '{}'", 'sh -c "{}"', "eval '{}'", "eval {}",
-     "echo '{}' | bash", "bash <<< '{}'", "bash <<'EOF'\n{}\nEOF", ". <(echo '{}')",
-     "echo x | xargs {}", "env -S '{}'", "( {} )", "{{ {}; }}", "if true; then {}; fi",
-     "$( {} )", "true && {}", "false || {}", "f() {{ {}; }}; f", "echo '{}'",
-     "echo {}", "# {}", "echo \"{}\" > /dev/null", "x='{}'; echo \"$x\""]
-)  # fmt: skip
-_TARGET = st.sampled_from(["x", "x/", "./x", "x/y", "'x'"])
-
-
-@pytest.mark.skipif(BASH is None, reason="needs bash")
-@settings(
-    max_examples=int(os.environ.get("CLAUDE_SDK_FUZZ_EXAMPLES", "60")),
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
-@given(program=_PROGRAM, flags=_FLAGS, wrap=_WRAP, target=_TARGET)
-def test_whenever_bash_runs_rm_rf_the_policy_denies(
-    program: str, flags: str, wrap: str, target: str, tmp_path_factory: pytest.TempPathFactory
-) -> None:
-    inner = " ".join(p for p in (program, flags, target) if p)
-    if "'" in wrap and "'" in inner:
-        inner = inner.replace("'", "")  # keep the dressing's own quotes balanced
-    command = wrap.format(inner)
-    needs = [w for w in ("taskset", "setpriv", "chrt", "fakeroot", "stdbuf") if w in command]
-    if not all(shutil.which(n) for n in needs):
-        return
-    _removed, calls = run_in_bash(command, tmp_path_factory.mktemp("bash"))
-    if any(_recursive_force(c) for c in calls):
-        decision = RM_RF.decide("Bash", {"command": command})
-        assert decision.kind == "deny", (command, calls, decision)
 
 
 # --------------------------------------------------------------------------------------
@@ -334,6 +318,7 @@ def test_whenever_bash_runs_rm_rf_the_policy_denies(
 
 
 ALLOW = require_command("ls", "git status", "cat", re.compile(r"echo [\w ]*"))
+LISTED = require_command("echo", "ls", "cat")
 
 
 @pytest.mark.parametrize(
@@ -358,3 +343,31 @@ ALLOW = require_command("ls", "git status", "cat", re.compile(r"echo [\w ]*"))
 )
 def test_the_allow_list_form_refuses_what_a_deny_list_cannot_see(command: str, kind: str) -> None:
     assert ALLOW.decide("Bash", {"command": command}).kind == kind
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "echo ${x:-`rm -rf x`}",
+        "ls ${x:-$(id)}",
+        "x='a[$(id)]'; echo $(( x ))",
+        "x='$(id)'; echo ${x@P}",
+        "echo hi > >(id)",
+        "cat <<EOF\n$(id)\nEOF",
+        "e\\\ncho $(id)",
+        "/bin/e?ho x",
+        "x=1",
+    ],
+    ids=_short,
+)
+def test_the_allow_list_sees_what_runs_inside_the_listed_programs(command: str) -> None:
+    assert LISTED.decide("Bash", {"command": command}).kind == "deny"
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["echo hello; ls -la x | cat", "cat <<'EOF'\n$(id)\nEOF", "echo ${x~} ${u:-a}", "ls x/y"],
+    ids=_short,
+)
+def test_the_allow_list_lets_the_listed_programs_run(command: str) -> None:
+    assert LISTED.decide("Bash", {"command": command}).kind == "continue"

@@ -28,6 +28,10 @@ grace). ``Options -> (LaunchSpec, InitializeRequest)`` are pure functions (no I/
   ``initialize.settings`` with ``--initialize-fields=settings``, ``managed_settings`` as
   ``initialize.managedSettings`` with ``--managed-settings-in-initialize`` (§2.4). A settings
   or MCP config file's path stays a path.
+* ``sandbox`` (`sandbox_wire`): ``Options.sandbox`` encoded by the codec becomes the
+  settings' ``sandbox`` block, replacing one the settings hold; one that sets ``enabled``
+  gets `SANDBOX_DEFAULTS` for what it leaves unset (``failIfUnavailable: true``,
+  ``allowUnsandboxedCommands: false``, ``network.strictAllowlist: true``).
 * **The default system prompt is empty** (as in both official SDKs, PITFALLS R24): with no
   ``system_prompt`` the argv carries ``--system-prompt=``, the one-token form of the
   official Python SDK's ``--system-prompt ""``; the API's ``system`` then holds only the
@@ -91,13 +95,16 @@ from ..options import (
     McpSSEServer,
     McpStdioServer,
     Options,
+    SkillShellPolicies,
     SystemPromptCustom,
     SystemPromptFile,
     SystemPromptPreset,
     ToolsPreset,
+    json_text,
 )
+from ..sandbox import SandboxSettings
 from .answers import DENY_ON_FAILURE
-from .codec import dumps, loads
+from .codec import default_codec, dumps, loads
 from .framing import DEFAULT_MAX_LINE_BYTES
 
 __all__ = [
@@ -112,6 +119,8 @@ __all__ = [
     "mcp_config",
     "mcp_server_wire",
     "register_hooks",
+    "sandbox_warning",
+    "sandbox_wire",
 ]
 
 #: The fixed part of every command line (PROTOCOL.md §2.1).
@@ -239,17 +248,43 @@ def register_hooks(
 def hook_support_warning(hooks: Iterable[str], cli_version: str | None) -> str | None:
     """What to warn of when hooks are registered (``hooks``: event names, or an
     ``Options.hooks`` mapping) for events the CLI of ``cli_version`` does not have, which it
-    accepts and never calls; None when there are none (or the version cannot be read)."""
-    missing = unsupported_hook_events(hooks, cli_version)
-    if not missing:
-        return None
-    events = ", ".join(f"{event} (CLI {HOOK_EVENT_SINCE[event]} and later)" for event in missing)
-    plural = len(missing) > 1
-    return (
-        f"this CLI ({cli_version}) does not have the hook event{'s' if plural else ''} "
-        f"{events}: {'their' if plural else 'its'} hooks are registered and never called; "
-        "update the CLI"
-    )
+    accepts and never calls; None when there are none (or the version cannot be read).
+
+    ``PreSkillShellCommand`` matchers that `Options` added for command policies
+    (`SkillShellPolicies`) are named only when the options load commands or skills: then
+    their embedded shell commands run unchecked, and the warning says how to close the gap.
+    """
+    missing = list(unsupported_hook_events(hooks, cli_version))
+    gap = False
+    if "PreSkillShellCommand" in missing and isinstance(hooks, Mapping):
+        matchers = hooks["PreSkillShellCommand"]
+        derived = [m for m in matchers if isinstance(m, SkillShellPolicies)]
+        if derived and len(derived) == len(matchers):
+            missing.remove("PreSkillShellCommand")
+            gap = any(m.loads_commands for m in derived)
+    parts = []
+    if missing:
+        events = ", ".join(
+            f"{event} (CLI {HOOK_EVENT_SINCE[event]} and later)" for event in missing
+        )
+        plural = len(missing) > 1
+        parts.append(
+            f"this CLI ({cli_version}) does not have the hook event{'s' if plural else ''} "
+            f"{events}: {'their' if plural else 'its'} hooks are registered and never called; "
+            "update the CLI"
+        )
+    if gap:
+        parts.append(
+            f"this CLI ({cli_version}) does not have the hook event PreSkillShellCommand (CLI "
+            f"{HOOK_EVENT_SINCE['PreSkillShellCommand']} and later), so the shell commands "
+            "that skills and slash commands embed (!`cmd`) run without the command policies "
+            "given as PreToolUse hooks seeing them, and these options load commands or skills "
+            "(setting_sources None, 'user' or 'project', plugins, add_dirs). Close the gap: "
+            "run a newer CLI, or load no commands or skills (setting_sources=[] or "
+            "['local'], no plugins or add_dirs), or run the CLI in a sandbox "
+            "(Options(sandbox=...))"
+        )
+    return "; ".join(parts) or None
 
 
 # --------------------------------------------------------------------------------------
@@ -307,9 +342,10 @@ def mcp_delivery(
     if not servers:
         return None, {}, {}
     if isinstance(servers, str):
-        if not _is_json_text(servers):
-            return servers, {}, {}
-        document = loads(servers)
+        text = json_text(servers)
+        if text is None:
+            return servers, {}, {}  # a file's path
+        document = loads(text)
         servers = document.get("mcpServers", {}) if isinstance(document, dict) else {}
     wire = {name: mcp_server_wire(name, config) for name, config in servers.items()}
     in_process = {name: w for name, w in wire.items() if w.get("type") == "sdk"}
@@ -318,7 +354,8 @@ def mcp_delivery(
 
 
 def _is_json_text(value: str) -> bool:
-    return value.lstrip().startswith("{")
+    """JSON text, not a file's path: `claude_sdk.options.json_text` decides (one rule)."""
+    return json_text(value) is not None
 
 
 def mcp_config(servers: Mapping[str, Any]) -> dict[str, Any]:
@@ -356,13 +393,58 @@ def _settings_value(options: Options) -> str | None:
         merged = dict(loads(settings))  # JSON text (a path with a sandbox is refused)
     else:
         merged = {}
-    sandbox = dict(sandbox)
-    if sandbox.get("enabled") is True:
-        # As the TypeScript SDK: a sandbox that was asked for and cannot start is an error,
-        # not a silent run without isolation.
-        sandbox.setdefault("failIfUnavailable", True)
-    merged["sandbox"] = sandbox
+    merged["sandbox"] = sandbox_wire(sandbox)
     return _json(merged)
+
+
+#: What `sandbox_wire` adds to a sandbox that ``Options.sandbox`` turns on, where it leaves
+#: the setting unset (a path of keys -> the value).
+SANDBOX_DEFAULTS: Mapping[tuple[str, ...], bool] = {
+    # As the TypeScript SDK: a sandbox that was asked for and cannot start refuses the
+    # session (sandbox_required_unavailable), not a silent run without isolation.
+    ("failIfUnavailable",): True,
+    # The model may ask to run a command outside the sandbox (Bash's dangerouslyDisableSandbox);
+    # whatever approves the call (can_use_tool, a hook, bypassPermissions) would run it
+    # unconfined (issue 27, tests/e2e/test_sandbox_e2e.py).
+    ("allowUnsandboxedCommands",): False,
+    # For a host not allowed the CLI asks can_use_tool ("SandboxNetworkAccess"), which an
+    # allow-all callback approves: refuse such hosts without asking.
+    ("network", "strictAllowlist"): True,
+}
+
+
+def sandbox_wire(sandbox: SandboxSettings) -> dict[str, Any]:
+    """The settings' ``sandbox`` block for ``Options.sandbox``: its wire form (the codec's
+    camelCase, unknown keys as given) and, when it sets ``enabled: true``, `SANDBOX_DEFAULTS`
+    for what it leaves unset."""
+    wire: dict[str, Any] = default_codec().unstructure(sandbox)
+    if wire.get("enabled") is not True:
+        return wire
+    for path, value in SANDBOX_DEFAULTS.items():
+        node = wire
+        for key in path[:-1]:
+            inner = node.get(key)
+            if not isinstance(inner, dict):
+                inner = node[key] = {}
+            node = inner
+        node.setdefault(path[-1], value)
+    return wire
+
+
+def sandbox_warning(options: Options, sandbox_enabled: object) -> str | None:
+    """What to warn of when ``Options.sandbox`` turned the sandbox on and the CLI says, in
+    its ``initialize`` answer (``sandbox_enabled``, CLI 2.1.331 and later), that shell
+    commands run without it: the CLI then started anyway because ``fail_if_unavailable``
+    is False. None when there is nothing to say (or the CLI does not say)."""
+    sandbox = options.sandbox
+    if sandbox is None or sandbox.enabled is not True or sandbox_enabled is not False:
+        return None
+    return (
+        "Options.sandbox turned the sandbox on, but the CLI runs shell commands WITHOUT it "
+        "(its stderr says why: bubblewrap or socat missing, settings it rejected, ...), "
+        "because fail_if_unavailable=False let it start anyway; leave fail_if_unavailable "
+        "unset (or True) to have the session refused instead"
+    )
 
 
 def _skills_effects(options: Options) -> tuple[list[str], tuple[str, ...] | None]:

@@ -231,6 +231,7 @@ def wire_schema() -> Schema:
         "claude_sdk.tool_inputs": _tool_inputs,
         "claude_sdk.tool_outputs": _tool_outputs,
         "claude_sdk._entries": _session_file_entries,
+        "claude_sdk.sandbox": _sandbox_settings,
     }
     return Schema(specs=specs, unions=unions, frame_union=frame_union, parts=parts)
 
@@ -261,6 +262,16 @@ def _session_file_entries() -> Schema:
     }
     return Schema(
         specs=specs, unions=(UnionSpec(e.TranscriptEntry, key="type", unknown=e.UnknownEntry),)
+    )
+
+
+def _sandbox_settings() -> Schema:
+    """``Options.sandbox`` (the settings' ``sandbox`` block): the keys `sandbox.WIRE_KEYS`
+    lists."""
+    from .. import sandbox as s  # on first use: only sessions with a sandbox
+
+    return Schema(
+        specs={cls: WireSpec(renames=keys) for cls, keys in s.WIRE_KEYS.items()}, unions=()
     )
 
 

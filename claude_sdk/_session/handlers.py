@@ -15,18 +15,24 @@ are built by ``_protocol/answers.py`` (sans-IO):
   raises, times out or returns something that is not an answer denies (so does an unknown
   event's hook whose unfit answer was a deny); any other hook's failure is an error answer.
 * ``mcp_message``: a failing in-process server answers a JSON-RPC error, never silence.
+
+While a hook or ``can_use_tool`` callback runs, `claude_sdk._cli_process.CURRENT` names the
+CLI's process (its pid for a local subprocess, none for a remote or in-memory CLI), so that a
+path policy resolves ``/proc/self/cwd`` in the CLI's real working directory.
 """
 
 from __future__ import annotations
 
 import inspect
 import logging
+import sys
 import types
 from typing import TYPE_CHECKING, Any, Final
 
 import anyio
 
 from .. import control as c
+from .._cli_process import CURRENT, CLIProcess
 from .._protocol import answers
 from .._protocol.answers import describe
 from .._protocol.events import WITHDRAWN, InboundRequest
@@ -40,6 +46,7 @@ from ..hooks import (
     UnknownHookSpecificOutput,
 )
 from ..permissions import PermissionAllow, PermissionDeny, ToolPermissionContext
+from ..transports.base import ConnectionWrapper
 
 if TYPE_CHECKING:
     from .core import SessionCore
@@ -47,6 +54,7 @@ if TYPE_CHECKING:
 __all__ = [
     "NO_ANSWER",
     "RejectedError",
+    "cli_process",
     "describe",
     "dispatch",
     "jsonrpc_error",
@@ -215,6 +223,19 @@ async def _call(callback: Any, seconds: float | None, *args: Any) -> Any:
         return result
 
 
+def cli_process(core: SessionCore) -> CLIProcess:
+    """The CLI's process as the callbacks see it (`claude_sdk._cli_process`): the pid of a
+    local subprocess, None for any other connection (its pid is a client's, or none)."""
+    conn = core.conn
+    while isinstance(conn, ConnectionWrapper):
+        conn = conn.inner
+    # Not imported: a session on another transport never loads the subprocess transport.
+    local = sys.modules.get("claude_sdk.transports.subprocess")
+    if local is not None and isinstance(conn, local.SubprocessConnection):
+        return CLIProcess(conn.pid)
+    return CLIProcess(None)
+
+
 # -- can_use_tool ----------------------------------------------------------------------
 
 
@@ -236,6 +257,7 @@ async def _decide(
     callback = core.options.can_use_tool
     if callback is None:
         return answers.no_callback_denial()
+    token = CURRENT.set(cli_process(core))
     try:
         context = ToolPermissionContext(
             tool_use_id=request.tool_use_id,
@@ -263,6 +285,8 @@ async def _decide(
             exc_info=exc,
         )
         return answers.permission_failure_answer(exc)
+    finally:
+        CURRENT.reset(token)
     try:
         # An allow without an input gets the request's own, with no copy (the hot path).
         return answers.permission_answer(result, request, core.codec)
@@ -301,6 +325,7 @@ async def _run_hook(
     )
     event = registration.event
     result: Any = None
+    token = CURRENT.set(cli_process(core))
     try:
         result = await _call(
             registration.callback, registration.matcher.timeout, request.input, context
@@ -318,6 +343,8 @@ async def _run_hook(
         if denial is not None:
             return denial  # fail closed: a failing permission hook denies
         raise
+    finally:
+        CURRENT.reset(token)
 
 
 def _callback_name(callback: Any) -> str:

@@ -26,7 +26,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import secrets
 import shutil
 import tempfile
 import time
@@ -350,7 +349,7 @@ def _private_directory() -> Path:
     held by the watchdog from before it is made (`hold_directory`)."""
     root = tempfile.gettempdir()
     for _ in range(100):
-        path = os.path.join(root, f"claude-sdk-diskless-{secrets.token_hex(6)}")
+        path = os.path.join(root, f"claude-sdk-diskless-{os.urandom(6).hex()}")
         hold_directory(path)
         try:
             os.mkdir(path, 0o700)

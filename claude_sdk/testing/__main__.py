@@ -18,13 +18,16 @@ policy (a `Policy`, its hook or ``can_use_tool`` adapter, or a factory taking no
 that returns one; MODULE is a dotted name importable from the current directory, or a
 ``.py`` file) and prints one line per call: where, the tool, its input in short, the recorded
 verdict, the policy's, and ``[DIFFERS]`` when they differ; then a summary on stderr.
-``--json`` prints one JSON object per call instead. ``--cwd`` is what ``<cwd>`` in the
+``--json`` prints one JSON object per call instead. Recorded text is printed with every
+control or format character escaped (``policy_check.printable``), so a hostile recording
+cannot drive the terminal, and each field of a line is cut short. ``--cwd`` is what ``<cwd>`` in the
 recordings stands for (default: the current directory); ``--default`` is the verdict a
 policy's ``continue`` stands for (without it a ``continue`` is undecided, never a
 difference). See `claude_sdk.testing.policy_check` for how verdicts are read and compared.
 
 Exit status: 0 when no call differs, 1 when one does, 2 when the policy cannot be loaded or an
-input cannot be read.
+input cannot be read (not JSON, or nested deeper than 500 levels: one line naming the file
+and line, and the other files are still checked).
 """
 
 from __future__ import annotations
@@ -148,14 +151,19 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _policy_check(args: argparse.Namespace) -> int:
-    import json
-
-    from .policy_check import CallVerdict, check_call, load_policy, read_calls
+    from .policy_check import (
+        CallVerdict,
+        check_call,
+        load_policy,
+        printable,
+        printable_json,
+        read_calls,
+    )
 
     try:
         policy = load_policy(args.policy)
     except ValueError as exc:
-        print(f"policy-check: {exc}", file=sys.stderr)
+        print(f"policy-check: {printable(str(exc))}", file=sys.stderr)
         return 2
     verdicts: list[CallVerdict] = []
     unreadable = 0
@@ -163,16 +171,15 @@ def _policy_check(args: argparse.Namespace) -> int:
         try:
             calls = read_calls(path)
         except (OSError, UnicodeDecodeError, CassetteFormatError) as exc:
-            print(f"policy-check: {path}: cannot read: {_one_line(exc)}", file=sys.stderr)
+            where = printable(path)
+            print(f"policy-check: {where}: cannot read: {_one_line(exc)}", file=sys.stderr)
             unreadable += 1
             continue
         for call in calls:
             verdict = check_call(policy, call, cwd=args.cwd, default=args.default)
             verdicts.append(verdict)
-            if args.json:
-                print(json.dumps(verdict.to_dict(), ensure_ascii=False, default=repr))
-            else:
-                print(verdict)
+            # Recorded text never reaches the terminal raw (see policy_check.printable).
+            print(printable_json(verdict.to_dict()) if args.json else verdict)
     counts = collections.Counter(v.outcome for v in verdicts)
     files = len(args.files) - unreadable
     print(
@@ -187,9 +194,12 @@ def _policy_check(args: argparse.Namespace) -> int:
 
 
 def _one_line(exc: BaseException) -> str:
+    """An error in one printable line (its text may quote a file's name or content)."""
+    from .policy_check import printable
+
     if isinstance(exc, OSError) and exc.strerror:
-        return exc.strerror
-    return " ".join(str(exc).split())
+        return printable(exc.strerror)
+    return printable(" ".join(str(exc).split()))
 
 
 def _fake_cli(args: argparse.Namespace) -> int:

@@ -106,7 +106,7 @@ from typing import Any, Final, Literal
 import anyio
 import attrs
 
-from .. import wire
+from .. import _secrets, wire
 from .._protocol.launch import LaunchSpec
 from .._version import __version__
 from ..errors import ClaudeSDKError, DriftError, LineTooLongError, MessageDecodeError
@@ -546,28 +546,9 @@ def _entry(obj: _JSON, where: str, number: int) -> CassetteEntry:
 # Scrubbing
 
 
-#: Shapes of credentials, replaced wherever they appear (``auto_scrub``): Anthropic, OpenAI
-#: and GitHub keys, AWS access key ids, Slack tokens, bearer tokens, passwords in URLs.
-TOKEN_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"sk-ant-[A-Za-z0-9_\-]{8,}"), "<sk-ant-key>"),
-    (re.compile(r"\bsk-(?:proj-)?[A-Za-z0-9_\-]{20,}"), "<sk-key>"),
-    (
-        re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})"),
-        "<github-token>",
-    ),
-    (re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"), "<aws-access-key-id>"),
-    (re.compile(r"\bxox[abposr]-[A-Za-z0-9\-]{10,}"), "<slack-token>"),
-    # A credential after "Bearer"/"Basic"/"token" has a digit or a symbol, or is long: prose
-    # ("token counting") is left alone.
-    (
-        re.compile(
-            r"(?i)\b(bearer|basic|token)(\s+)"
-            r"(?=[A-Za-z0-9._~+/=\-]*[0-9._~+/=\-]|[A-Za-z0-9._~+/=\-]{20})[A-Za-z0-9._~+/=\-]{8,}"
-        ),
-        r"\1\2<token>",
-    ),
-    (re.compile(r"\b([a-zA-Z][a-zA-Z0-9+.\-]*://[^/\s:@]+:)[^@\s/]+@"), r"\1<password>@"),
-)
+#: Shapes of credentials, replaced wherever they appear (``auto_scrub``): one list for the
+#: SDK, in `claude_sdk._secrets` (spans and reprs use it too).
+TOKEN_PATTERNS = _secrets.TOKEN_PATTERNS
 
 
 def _replace_strings(

@@ -40,6 +40,15 @@ recorded one or **differs** from it. ``updated_input`` is shown, not compared.
 A `PolicyCanUseTool` (``policy.as_can_use_tool()``) or a `PolicyHook` is checked as its
 policy; for a `PolicyCanUseTool` its own default applies when no ``default`` is given (None
 denies, as the callback does).
+
+**Hostile recordings.** Each line is parsed as the SDK parses the CLI's output
+(`claude_sdk._protocol.codec.loads`): a line nested deeper than 500 levels, or one that is not
+JSON, is a `CassetteFormatError` naming the file and line, never a ``RecursionError``.
+Recorded text reaches a terminal only through `printable`: every character ``repr`` would
+escape (control characters such as ESC, BEL and C1 CSI, format characters such as
+right-to-left overrides, line separators, lone surrogates) is shown as an escape, so a
+recording cannot move the cursor, set a title or hide text; and ``str()`` of a verdict cuts
+each recorded field short, so one call is one short line.
 """
 
 from __future__ import annotations
@@ -47,16 +56,19 @@ from __future__ import annotations
 import inspect
 import json
 import os
+import re
 import sys
 import tempfile
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Literal
 
 import attrs
 
+from .._protocol.codec import loads
+from ..errors import MessageDecodeError
 from ..permissions import PermissionAllow
 from ..policies import Decision, Policy, PolicyCanUseTool, PolicyHook
-from .cassette import CLI_TO_SDK, SDK_TO_CLI, CassetteFormatError, json_lines
+from .cassette import CLI_TO_SDK, SDK_TO_CLI, CassetteFormatError
 
 __all__ = [
     "CallVerdict",
@@ -68,6 +80,8 @@ __all__ = [
     "check_call",
     "check_policy",
     "load_policy",
+    "printable",
+    "printable_json",
     "read_calls",
 ]
 
@@ -81,6 +95,64 @@ PolicyLike = Policy | PolicyCanUseTool | PolicyHook
 _JSON = dict[str, Any]
 _CAN_USE_TOOL_SOURCES = frozenset({"user_temporary", "user_permanent", "user_reject"})
 _SUMMARY_WIDTH = 60
+#: The longest a recorded field (a tool name, a reason) is shown in a verdict's line.
+_FIELD_WIDTH = 200
+
+
+# ======================================================================================
+# Text for a terminal
+
+#: A character outside printable ASCII (the candidates for escaping).
+_NOT_ASCII_PRINTABLE = re.compile(r"[^\x20-\x7e]")
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    if code <= 0xFF:
+        return f"\\x{code:02x}"
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"
+
+
+def printable(text: str) -> str:
+    """``text`` with every character ``repr`` would escape shown as an escape (``\\x1b``,
+    ``\\x9b``, ``\\u202e``, ``\\ud800``): control and format characters, line and paragraph
+    separators, surrogates, unassigned code points, spaces other than the space. A
+    newline is escaped too: one field never breaks a line."""
+    if text.isprintable():
+        return text
+    return _NOT_ASCII_PRINTABLE.sub(
+        lambda m: m.group() if m.group().isprintable() else _escape(m.group()), text
+    )
+
+
+def _json_escape(char: str) -> str:
+    code = ord(char)
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def printable_json(value: Any) -> str:
+    """``value`` as one line of JSON whose text is `printable` (non-ASCII letters stay as
+    they are; what a terminal would act on is a ``\\uXXXX`` escape, the same JSON value)."""
+    text = json.dumps(value, ensure_ascii=False, default=repr)
+    if text.isprintable():
+        return text
+    # Outside strings, json.dumps writes only ASCII punctuation, digits and letters: every
+    # character replaced here is inside a string, where an escape means the same.
+    return _NOT_ASCII_PRINTABLE.sub(
+        lambda m: m.group() if m.group().isprintable() else _json_escape(m.group()), text
+    )
+
+
+def _field(text: str, width: int = _FIELD_WIDTH) -> str:
+    """A recorded field for a verdict's line: cut short, then `printable`."""
+    if len(text) > width:
+        text = text[: width - 3] + "..."
+    return printable(text)
 
 
 @attrs.frozen(kw_only=True)
@@ -103,7 +175,7 @@ class RecordedVerdict:
     meta: _JSON | None = None
 
     def __str__(self) -> str:
-        detail = ": ".join(part for part in (self.source, self.reason) if part)
+        detail = _field(": ".join(part for part in (self.source, self.reason) if part))
         return f"{self.kind} ({detail})" if detail else self.kind
 
 
@@ -137,10 +209,13 @@ class RecordedCall:
             if isinstance(self.tool_input.get(key), str):
                 value = self.tool_input[key]
                 break
-        text = json.dumps(self.tool_input if value is None else value, ensure_ascii=False)
-        if len(text) > _SUMMARY_WIDTH:
-            text = text[: _SUMMARY_WIDTH - 3] + "..."
-        return text
+        if value is not None and len(value) > _SUMMARY_WIDTH:
+            value = value[:_SUMMARY_WIDTH]  # no need to encode more than is shown
+        try:
+            text = json.dumps(self.tool_input if value is None else value, ensure_ascii=False)
+        except (ValueError, RecursionError):  # an input that JSON cannot hold
+            text = "<input not shown: not JSON>"
+        return _field(text, _SUMMARY_WIDTH)
 
 
 @attrs.frozen(kw_only=True)
@@ -169,12 +244,13 @@ class CallVerdict:
         return self.outcome == "differ"
 
     def policy_text(self) -> str:
-        """The policy's verdict in words: ``deny (name: reason)``, ``continue (no opinion)``."""
+        """The policy's verdict in words: ``deny (name: reason)``, ``continue (no opinion)``
+        (each part cut short and `printable`: a reason may quote the recorded input)."""
         if self.error is not None:
-            return f"error, so deny ({self.error})"
+            return f"error, so deny ({_field(self.error)})"
         decision = self.decision
         assert decision is not None
-        detail = ": ".join(part for part in (decision.policy, decision.reason) if part)
+        detail = ": ".join(_field(part) for part in (decision.policy, decision.reason) if part)
         if decision.updated_input is not None and decision.kind == "allow":
             detail = f"{detail}; rewrites the input" if detail else "rewrites the input"
         if decision.kind == "continue":
@@ -187,7 +263,7 @@ class CallVerdict:
     def __str__(self) -> str:
         call = self.call
         line = (
-            f"{call.path}:{call.line}: {call.tool_name} {call.summary}: "
+            f"{printable(call.path)}:{call.line}: {_field(call.tool_name)} {call.summary}: "
             f"recorded {call.recorded}; policy {self.policy_text()}"
         )
         return f"{line}  [DIFFERS]" if self.differs else line
@@ -448,6 +524,29 @@ def _excerpt(content: Any) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
+def _json_lines(path: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The JSON objects of an NDJSON file with their line numbers, parsed as the SDK parses
+    the CLI's lines (`claude_sdk._protocol.codec.loads`: nesting deeper than 500 levels,
+    ``NaN`` and text that is not JSON are refused, never a ``RecursionError``).
+
+    Raises:
+        OSError: the file cannot be read.
+        UnicodeDecodeError: it is not UTF-8.
+        CassetteFormatError: a line is not JSON the SDK reads, or not a JSON object.
+    """
+    with open(path, encoding="utf-8") as f:
+        for number, text in enumerate(f, 1):
+            if not text.strip():
+                continue
+            try:
+                obj = loads(text)
+            except MessageDecodeError as exc:
+                raise CassetteFormatError(path=path, line=number, reason=exc.reason) from None
+            if not isinstance(obj, dict):
+                raise CassetteFormatError(path=path, line=number, reason="not a JSON object")
+            yield number, obj
+
+
 def read_calls(path: str | os.PathLike[str]) -> list[RecordedCall]:
     """The tool calls of a cassette, a transcript or an NDJSON file of frames, in order.
 
@@ -457,12 +556,13 @@ def read_calls(path: str | os.PathLike[str]) -> list[RecordedCall]:
     Raises:
         OSError: the file cannot be read.
         UnicodeDecodeError: it is not UTF-8.
-        CassetteFormatError: a line is not a JSON object, or a frame line's ``msg`` is not.
+        CassetteFormatError: a line is not JSON the SDK reads (nested deeper than 500
+            levels, for one), not a JSON object, or a frame line's ``msg`` is not.
     """
     where = os.fspath(path)
     calls: list[RecordedCall] = []
     reader = _Reader(where)
-    for number, obj in json_lines(path):
+    for number, obj in _json_lines(where):
         if "cassette" in obj:
             calls += reader.finish()
             reader = _Reader(where)
@@ -496,15 +596,35 @@ def _placeholders(cwd: str | os.PathLike[str] | None) -> tuple[tuple[str, str], 
 
 
 def _substitute(value: Any, pairs: Sequence[tuple[str, str]]) -> Any:
-    if isinstance(value, str):
+    """A copy of ``value`` with the placeholders replaced in every string (iterative: a
+    recording nested hundreds of levels deep is no ``RecursionError``)."""
+
+    def replace(text: str) -> str:
         for placeholder, real in pairs:
-            value = value.replace(placeholder, real)
+            text = text.replace(placeholder, real)
+        return text
+
+    if isinstance(value, str):
+        return replace(value)
+    if not isinstance(value, (list, dict)):
         return value
-    if isinstance(value, list):
-        return [_substitute(v, pairs) for v in value]
-    if isinstance(value, dict):
-        return {k: _substitute(v, pairs) for k, v in value.items()}
-    return value
+    root: Any = [] if isinstance(value, list) else {}
+    todo: list[tuple[Any, Any]] = [(value, root)]
+    while todo:
+        source, target = todo.pop()
+        items = source.items() if isinstance(source, dict) else enumerate(source)
+        for key, item in items:
+            new: Any = item
+            if isinstance(item, str):
+                new = replace(item)
+            elif isinstance(item, (list, dict)):
+                new = [] if isinstance(item, list) else {}
+                todo.append((item, new))
+            if isinstance(target, dict):
+                target[key] = new
+            else:
+                target.append(new)
+    return root
 
 
 def _unwrap(policy: PolicyLike) -> tuple[Policy, Literal["allow", "deny"] | None]:

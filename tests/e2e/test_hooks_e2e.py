@@ -99,8 +99,11 @@ async def test_a_policy_chain_blocks_rm_rf_and_lets_ls_run(e2e: E2E) -> None:
         tool_use=[("Bash", {"command": "rm -rf build"}), ("Bash", {"command": "ls build"})]
     )
     e2e.api.reply(text="done")
+    # Hooked for every tool it decides: hooked for Bash only, the path policy inside would be
+    # left to can_use_tool, which the CLI skips for reads in its directory (and `Options`
+    # warns so).
     options = e2e.options(
-        hooks={"PreToolUse": [policy.as_hook_matcher(matcher="Bash")]},
+        hooks={"PreToolUse": [policy.as_hook_matcher()]},
         can_use_tool=policy.as_can_use_tool(default="allow"),
     )
     await cs.ask("clean up", options=options, transport=e2e.transport())

@@ -56,6 +56,14 @@ def _lines(path: Path) -> list[dict[str, Any]]:
     return found
 
 
+def _has_transcript(directory: Path) -> bool:
+    """Whether the CLI wrote a transcript under ``directory`` (which it changes meanwhile)."""
+    try:
+        return any(directory.rglob("*.jsonl"))
+    except FileNotFoundError:  # a lock file the CLI removed while we looked
+        return False
+
+
 def _tool_results(lines: list[dict[str, Any]]) -> int:
     return sum(
         1
@@ -175,7 +183,7 @@ async def test_a_killed_diskless_host_leaves_nothing(e2e: E2E, how: signal.Signa
         private_dir = Path(private.strip())
         assert private_dir.parent == temp
         with anyio.fail_after(60):  # the CLI writes its transcript there: mid-turn
-            while not list(private_dir.rglob("*.jsonl")):  # noqa: ASYNC110, ASYNC240
+            while not _has_transcript(private_dir):  # noqa: ASYNC110
                 await anyio.sleep(0.01)
         host.send_signal(how)
         await anyio.to_thread.run_sync(host.wait, 30)
@@ -185,6 +193,7 @@ async def test_a_killed_diskless_host_leaves_nothing(e2e: E2E, how: signal.Signa
             host.wait(30)
         if host.stdout is not None:
             host.stdout.close()
+
     def ours() -> list[Path]:  # the CLI keeps files of its own in TMPDIR too (cc-socks)
         return [p for p in temp.iterdir() if p.name.startswith("claude-sdk-")]
 

@@ -481,12 +481,37 @@ INIT_ROWS: list[tuple[str, JSON, JSON]] = [
     (
         "sandbox",
         {"sandbox": {"enabled": True}},
-        {"settings": {"sandbox": {"enabled": True, "failIfUnavailable": True}}},
+        {
+            "settings": {
+                "sandbox": {
+                    "enabled": True,
+                    "failIfUnavailable": True,
+                    "allowUnsandboxedCommands": False,
+                    "network": {"strictAllowlist": True},
+                }
+            }
+        },
     ),
     (
         "sandbox",
-        {"sandbox": {"enabled": True, "failIfUnavailable": False}},
-        {"settings": {"sandbox": {"enabled": True, "failIfUnavailable": False}}},
+        {
+            "sandbox": {
+                "enabled": True,
+                "failIfUnavailable": False,
+                "allowUnsandboxedCommands": True,
+                "network": {"strictAllowlist": False},
+            }
+        },
+        {
+            "settings": {
+                "sandbox": {
+                    "enabled": True,
+                    "failIfUnavailable": False,
+                    "allowUnsandboxedCommands": True,
+                    "network": {"strictAllowlist": False},
+                }
+            }
+        },
     ),
     (
         "sandbox",

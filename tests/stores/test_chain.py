@@ -31,6 +31,8 @@ from claude_sdk.stores._chain import chain_order, fill, gaps
 from claude_sdk.stores._contract import SessionKey
 from claude_sdk.testing import FakeCLI
 
+from ..support.deep import deep
+
 SESSION = "2c9f6a3e-5b1d-4c8e-9f7a-0d3e2b1c4a5f"
 
 
@@ -76,14 +78,14 @@ def transcripts(draw: st.DrawFn) -> list[dict[str, Any]]:
     return entries
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=deep(200), deadline=None)
 @given(transcripts())
 def test_a_whole_transcript_has_no_gap(entries: list[dict[str, Any]]) -> None:
     assert gaps(entries, SESSION) == []
     assert chain_order(entries) == entries
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=deep(300), deadline=None)
 @given(transcripts(), st.data())
 def test_every_lost_line_another_follows_is_found(
     entries: list[dict[str, Any]], data: st.DataObject
@@ -101,7 +103,7 @@ def test_every_lost_line_another_follows_is_found(
     assert _leaf(repaired) == _leaf(kept) or _leaf(kept) is None
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=deep(200), deadline=None)
 @given(transcripts(), st.randoms(use_true_random=False))
 def test_lines_appended_again_go_back_after_their_parents(
     entries: list[dict[str, Any]], rnd: random.Random

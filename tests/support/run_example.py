@@ -122,6 +122,9 @@ SCENARIOS: dict[str, Scenario] = {
         expect=("blocked: rm -rf build", "ran Bash: echo hello -> 'hello'", "was blocked"),
     ),
     "policies.py": Scenario(needs_cli=False, expect=("policy: chain(",)),
+    "stop_signals.py": Scenario(
+        expect=("stopped by SIGTERM; exit code 143", "the CLI is still running: False"),
+    ),
     "store_catch_up.py": Scenario(
         expect=(
             "after the next turn: store_failures = []",
@@ -136,6 +139,26 @@ SCENARIOS: dict[str, Scenario] = {
             "which is missing",
             "retryable: True",
             "turn 3:",
+        ),
+    ),
+    # The real sandbox: bubblewrap and socat must run here (CI installs them).
+    "sandbox_layers.py": Scenario(
+        replies=(
+            {"tool_use": ("Bash", {"command": "rm -rf build"})},
+            {"tool_use": ("Bash", {"command": "echo note > ~/sandbox-layers-outside.txt"})},
+            {"tool_use": ("Bash", {"command": "curl -sS -m 5 https://example.com"})},
+            {"tool_use": ("Bash", {"command": "echo note > note.txt"})},
+            {"text": "The policy denied rm -rf; the sandbox stopped the other two."},
+        ),
+        expect=(
+            "layer 1, the policy, denied: rm -rf build",
+            "layer 2, the sandbox, stopped: echo note > ~/sandbox-layers-outside.txt",
+            "Read-only file system",
+            "layer 2, the sandbox, stopped: curl -sS -m 5 https://example.com",
+            "example.com:443",
+            "ran: echo note > note.txt",
+            "note.txt in the project: True",
+            "~/sandbox-layers-outside.txt outside the project: False",
         ),
     ),
     # No reply: the slash command's shell command is denied before any API call (2.1.332),

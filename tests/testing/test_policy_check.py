@@ -8,15 +8,20 @@ recorded calls is checked on real CLI traffic: the e2e recordings of every CLI v
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import subprocess
 import sys
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from claude_sdk.policies import Decision, Policy, PolicyHook, deny_paths
 from claude_sdk.testing import (
@@ -516,3 +521,201 @@ def test_a_verdict_and_its_call_are_values() -> None:
     assert isinstance(rm.call, RecordedCall)
     assert rm.call.summary == '"rm -rf build"'
     assert rm == check_policy(dry_run_policies.REPRODUCES, [COMMITTED])[0]
+
+
+# ---------------------------------------------------------------------------------------
+# Issue 27, item 9: hostile recordings
+
+
+class Echo(Policy):
+    """Denies with the input in its reason; raises with it for the tool ``Boom``."""
+
+    name = "echo"
+
+    def decide(
+        self, tool_name: str, tool_input: Mapping[str, Any], *, cwd: str | None = None
+    ) -> Decision:
+        if tool_name == "Boom":
+            raise ValueError(f"cannot read {tool_input!r} in {cwd}")
+        return Decision.deny(f"{tool_name} {tool_input} in {cwd}", policy=f"echo {tool_name}")
+
+
+ECHO = Echo()
+ECHO_REF = f"{__name__}:ECHO"
+
+
+def _deep(depth: int) -> str:
+    return '{"a":' * (depth - 1) + "{}" + "}" * (depth - 1)
+
+
+@pytest.mark.parametrize("depth", [501, 1000, 100_000])
+@pytest.mark.parametrize("where", ["line", "msg", "tool input"])
+def test_a_recording_nested_too_deep_is_unreadable(tmp_path: Path, depth: int, where: str) -> None:
+    """Exit 2 (not 1, "calls differ", nor a traceback), one line naming the file and line;
+    the other files are still checked."""
+    nested = _deep(depth)
+    line = {
+        "line": nested,
+        "msg": f'{{"dir": "cli>sdk", "msg": {nested}}}',
+        "tool input": (
+            '{"type": "assistant", "message": {"content": [{"type": "tool_use", "id": "t1", '
+            f'"name": "Bash", "input": {{"command": "ls", "x": {nested}}}}}]}}}}'
+        ),
+    }[where]
+    deep = tmp_path / "deep.jsonl"
+    deep.write_text('{"type": "keep_alive"}\n' + line + "\n", encoding="utf-8")
+    done = _run(f"{POLICIES}:REPRODUCES", str(deep), str(COMMITTED))
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    [error, summary] = done.stderr.splitlines()
+    assert error.startswith(f"policy-check: {deep}: cannot read: ")
+    assert f"{deep}:2: " in error
+    assert "nested deeper than 500 levels" in error
+    assert "2 calls in 1 file" in summary
+    assert len(done.stdout.splitlines()) == 2  # the committed cassette's calls
+
+
+def test_nesting_within_the_limit_is_read_and_decided(tmp_path: Path) -> None:
+    path = tmp_path / "nested.jsonl"
+    frame = {
+        "type": "assistant",
+        "message": {"content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {}}]},
+    }
+    tool_input: dict[str, Any] = {"command": "rm -rf /"}
+    inner = tool_input
+    for _ in range(490):
+        inner["x"] = {}
+        inner = inner["x"]
+    frame["message"]["content"][0]["input"] = tool_input  # type: ignore[index]
+    path.write_text(json.dumps(frame) + "\n", encoding="utf-8")
+    [verdict] = check_policy(dry_run_policies.REPRODUCES, [path])
+    assert verdict.verdict == "deny"
+    done = _run(f"{POLICIES}:REPRODUCES", str(path), "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["policy"]["verdict"] == "deny"
+
+
+#: Terminal control sequences and other text a terminal must never get raw.
+HOSTILE = [
+    "\x1b[2J\x1b[H",  # ESC CSI: clear the screen
+    "\x1b]0;pwned\x07",  # OSC: set the title, ended by BEL
+    "\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\",  # OSC 8 hyperlink
+    "\x9b31m",  # C1 CSI
+    "\x9d0;t\x9c",  # C1 OSC and ST
+    "\x07\x08\x7f\x00",  # BEL, BS, DEL, NUL
+    "a\rb",  # carriage return
+    "x\ny",  # a newline inside a field
+    "\u202eevil\u202c",  # right-to-left override
+    "\u2028\u2029\x85",  # line and paragraph separators, NEL
+    "\ud800",  # a lone surrogate (JSON can hold one)
+]
+
+hostile_text = st.lists(
+    st.one_of(st.sampled_from(HOSTILE), st.text(max_size=4)), min_size=1, max_size=4
+).map("".join)
+
+
+def _recording(texts: list[str]) -> str:
+    """A recording whose every printed field holds hostile text: the tool name and input,
+    a hook's reason, a can_use_tool message, the CLI's denial, a tool result, an error."""
+    a, b, c, d = texts
+
+    def use(tool_use_id: str, name: str, tool_input: dict[str, Any]) -> dict[str, Any]:
+        block = {"type": "tool_use", "id": tool_use_id, "name": name, "input": tool_input}
+        return {"type": "assistant", "message": {"content": [block]}}
+
+    def request(rid: str, body: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "control_request", "request_id": rid, "request": body}
+
+    def response(rid: str, body: dict[str, Any], error: str | None = None) -> dict[str, Any]:
+        inner: dict[str, Any] = {"subtype": "success", "request_id": rid, "response": body}
+        if error is not None:
+            inner = {"subtype": "error", "request_id": rid, "error": error}
+        return {"type": "control_response", "response": inner}
+
+    hook_input = {"hook_event_name": "PreToolUse", "tool_use_id": "t1", "cwd": f"/w/{d}"}
+    frames = [
+        {"type": "system", "subtype": "init", "cwd": f"/w/{c}"},
+        use("t1", f"Bash{a}", {"command": f"rm -rf {b}"}),
+        request("r1", {"subtype": "hook_callback", "callback_id": "h", "input": hook_input}),
+        response(
+            "r1",
+            {"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": c}},
+        ),
+        use("t2", "Read", {"file_path": f"/etc/{a}"}),
+        request("r2", {"subtype": "can_use_tool", "tool_name": "Read", "tool_use_id": "t2"}),
+        response("r2", {"behavior": "deny", "message": b}),
+        use("t3", "Boom", {"pattern": d}),
+        {"type": "system", "subtype": "permission_denied", "tool_use_id": "t3", "message": c},
+        use("t4", "Write", {"file_path": f"/x/{d}", "content": a}),
+        {
+            "type": "user",
+            "message": {
+                "content": [
+                    {"type": "tool_result", "tool_use_id": "t4", "is_error": True, "content": b}
+                ]
+            },
+        },
+        use("t5", d or "T", {"url": c}),
+        request("r5", {"subtype": "can_use_tool", "tool_name": d, "tool_use_id": "t5"}),
+        response("r5", {}, error=a),
+    ]
+    return "".join(json.dumps(f) + "\n" for f in frames)  # ASCII: lone surrogates escaped
+
+
+def _raw_controls(text: str) -> list[str]:
+    """The characters of ``text`` that are not printable, except the newline (``repr``'s
+    rule: control and format characters, separators, surrogates, unassigned code points)."""
+    return sorted({ch for ch in text if ch != "\n" and not ch.isprintable()})
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(hostile_text, min_size=4, max_size=4), st.booleans())
+def test_recorded_text_is_printed_with_control_characters_escaped(
+    texts: list[str], as_json: bool
+) -> None:
+    with tempfile.TemporaryDirectory() as directory:
+        name = f"rec{texts[0][:20]}.jsonl".replace("/", "_").replace("\x00", "_")
+        try:
+            path = Path(directory) / name
+            path.write_text(_recording(texts), encoding="utf-8")
+        except (OSError, UnicodeEncodeError):  # a name the file system refuses
+            path = Path(directory) / "rec.jsonl"
+            path.write_text(_recording(texts), encoding="utf-8")
+        out, err = io.StringIO(), io.StringIO()
+        args = ["policy-check", ECHO_REF, str(path), str(path) + "\x1b[31m-missing"]
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = run_main([*args, "--json"] if as_json else args)
+    assert status == 2  # the missing file
+    assert _raw_controls(out.getvalue()) == []
+    assert _raw_controls(err.getvalue()) == []
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 5  # one line per call, whatever the fields hold
+    if as_json:
+        calls = [json.loads(line) for line in lines]
+        assert calls[0]["tool_name"] == f"Bash{texts[0]}"  # the data, unchanged
+        assert calls[1]["recorded"]["reason"] == texts[1]
+
+
+def test_control_characters_are_escaped_by_the_command(tmp_path: Path) -> None:
+    path = tmp_path / "hostile.jsonl"
+    path.write_text(_recording(["\x1b]0;pwned\x07", "\x9b2J", "\x1b[2J", "\u202e"]), "utf-8")
+    done = _run(ECHO_REF, str(path))
+    assert done.returncode == 0  # Echo denies what was denied
+    assert _raw_controls(done.stdout + done.stderr) == []
+    assert "\\x1b]0;pwned\\x07" in done.stdout
+    assert "\\x9b2J" in done.stdout
+    assert "\\u202e" in done.stdout
+
+
+def test_huge_fields_print_as_short_lines(tmp_path: Path) -> None:
+    big = "A" * 2_000_000
+    path = tmp_path / "huge.jsonl"
+    path.write_text(_recording([big, big, big, big]), encoding="utf-8")
+    done = _run(ECHO_REF, str(path))
+    assert done.returncode == 0
+    lines = done.stdout.splitlines()
+    assert len(lines) == 5
+    assert max(len(line) for line in lines) < 2000
+    as_json = _run(ECHO_REF, str(path), "--json")
+    assert json.loads(as_json.stdout.splitlines()[1])["recorded"]["reason"] == big

@@ -1,0 +1,198 @@
+"""SIGTERM is a cancellation (issue 28, item 6): `claude_sdk.cancel_on_signals`.
+
+A host process runs a session (a scripted CLI as a real subprocess, a `DirectoryStore`, the
+batched flush) inside ``cancel_on_signals()`` and is sent SIGTERM (or SIGINT) mid-turn. It
+ends within the grace with the signal's exit code: its CLI has ended, and the store holds the
+lines the CLI wrote before the signal (the close stored them). Also as PID 1 of a PID
+namespace, the way a container runs it: there SIGTERM has no default action, and the host
+used to wait out the orchestrator's grace. Without the helper, the same host dies at once on
+SIGTERM and the store has nothing of the turn.
+
+This module imports nothing relative: the scripted CLI loads its script from this file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import anyio
+import anyio.lowlevel
+import pytest
+
+import claude_sdk as cs
+from claude_sdk import history
+from claude_sdk.testing import ScriptedCLI
+from claude_sdk.testing.stdio import write_fake_cli
+
+pytestmark = pytest.mark.skipif(os.name != "posix", reason="POSIX signals")
+
+SCRIPT = f"{Path(__file__).resolve()}:mirroring_cli"
+LINES = 5
+
+
+async def mirroring_cli(cli: ScriptedCLI) -> None:
+    """Mirrors ``LINES`` transcript lines of the turn, then thinks for a long time."""
+    await cli.handshake()
+    cli.mirror_turns = False
+    async for _prompt in cli.iter_prompts():
+        await cli.state("running")
+        entries = [
+            {"type": "user", "uuid": f"30000000-0000-4000-8000-{n:012d}", "sessionId": SESSION}
+            for n in range(LINES)
+        ]
+        # A process of its own: its HOME and working directory are the real ones.
+        slug = history.project_slug(os.path.realpath(os.getcwd()))  # noqa: ASYNC240
+        path = f"{os.environ['HOME']}/.claude/projects/{slug}/{SESSION}.jsonl"
+        await cli.send({"type": "transcript_mirror", "filePath": path, "entries": entries})
+        Path(os.environ["PID_FILE"]).write_text(str(os.getpid()))  # noqa: ASYNC240
+        await anyio.sleep(300)
+
+
+SESSION = cs.session_id_for("stop-signals")
+
+HOST = textwrap.dedent(
+    """
+    import json, sys, anyio
+    import claude_sdk as cs
+    from claude_sdk.stores import DirectoryStore
+
+    async def main(config):
+        options = cs.Options(
+            cli_path=config["cli"], cwd=config["cwd"], env={"PID_FILE": config["pid_file"]},
+            session_store=DirectoryStore(config["store"]), session_id=config["session"],
+            shutdown_grace=2.0,
+        )
+        if config["helper"]:
+            async with cs.cancel_on_signals() as stop:
+                async with cs.open_session(options) as session:
+                    await session.send("go")
+                    print("SENT", flush=True)
+                    async for _ in session.receive_response():
+                        pass
+            print("STOPPED", stop.signal.name if stop.signal else None, flush=True)
+            return stop.exit_code
+        async with cs.open_session(options) as session:
+            await session.send("go")
+            print("SENT", flush=True)
+            async for _ in session.receive_response():
+                pass
+        return 0
+
+    sys.exit(anyio.run(main, json.loads(sys.argv[1])))
+    """
+)
+
+
+def _run_host(
+    tmp_path: Path, *, helper: bool, how: signal.Signals, pid1: bool
+) -> dict[str, object]:
+    cli = write_fake_cli(tmp_path / "claude", script=SCRIPT)
+    pid_file = tmp_path / "cli.pid"
+    store = tmp_path / "store"
+    config = {
+        "cli": str(cli),
+        "cwd": str(tmp_path),
+        "pid_file": str(pid_file),
+        "store": str(store),
+        "session": SESSION,
+        "helper": helper,
+    }
+    argv = [sys.executable, "-c", HOST, json.dumps(config)]
+    if pid1:
+        argv = ["unshare", "--pid", "--fork", "--kill-child", *argv]
+    env = {**os.environ, "HOME": str(tmp_path / "home")}
+    host = subprocess.Popen(argv, stdout=subprocess.PIPE, text=True, env=env)
+    try:
+        assert host.stdout is not None
+        assert host.stdout.readline().strip() == "SENT"
+        deadline = time.monotonic() + 30
+        while not pid_file.exists():
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        time.sleep(0.2)  # the mirrored lines reach the host
+        target = host.pid
+        if pid1:  # the host is unshare's child: PID 1 of its namespace
+            children = Path(f"/proc/{host.pid}/task/{host.pid}/children").read_text().split()
+            target = int(children[0])
+        started = time.monotonic()
+        os.kill(target, how)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            host.wait(15)
+        took = time.monotonic() - started
+        code = host.poll()
+        out = host.stdout.read() if code is not None else ""
+    finally:
+        if host.poll() is None:
+            host.kill()
+            host.wait(30)
+        if host.stdout is not None:
+            host.stdout.close()
+    stored = sorted(store.rglob(f"{SESSION}.jsonl"))
+    lines = stored[0].read_text().splitlines() if stored else []
+    if pid1:  # the pid the CLI wrote is its pid in the namespace, which ended with its PID 1
+        return {"code": code, "out": out, "took": took, "lines": len(lines), "cli": None}
+    cli_pid = int(pid_file.read_text())
+    deadline = time.monotonic() + 5
+    while _alive(cli_pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return {"code": code, "out": out, "took": took, "lines": len(lines), "cli": _alive(cli_pid)}
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("how", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_a_stop_signal_cancels_the_sessions_and_the_store_gets_the_turn(
+    tmp_path: Path, how: signal.Signals
+) -> None:
+    found = _run_host(tmp_path, helper=True, how=how, pid1=False)
+    assert found["code"] == 128 + int(how), found
+    assert f"STOPPED {how.name}" in str(found["out"])
+    assert found["lines"] == LINES  # stored at the close
+    assert found["cli"] is False
+
+
+def test_without_the_helper_sigterm_loses_the_turn(tmp_path: Path) -> None:
+    found = _run_host(tmp_path, helper=False, how=signal.SIGTERM, pid1=False)
+    assert found["code"] == -signal.SIGTERM
+    assert found["lines"] == 0
+
+
+needs_unshare = pytest.mark.skipif(
+    shutil.which("unshare") is None or os.geteuid() != 0,
+    reason="a PID namespace needs unshare and root",
+)
+
+
+@needs_unshare
+def test_as_pid_1_sigterm_stops_the_host_at_once(tmp_path: Path) -> None:
+    found = _run_host(tmp_path, helper=True, how=signal.SIGTERM, pid1=True)
+    assert found["code"] == 128 + int(signal.SIGTERM), found
+    assert found["lines"] == LINES
+
+
+@needs_unshare
+def test_as_pid_1_without_the_helper_sigterm_is_ignored(tmp_path: Path) -> None:
+    found = _run_host(tmp_path, helper=False, how=signal.SIGTERM, pid1=True)
+    assert found["code"] is None  # still running after 15 s: it had to be killed
+
+
+async def test_the_block_ends_normally_without_a_signal() -> None:
+    async with cs.cancel_on_signals() as stop:
+        await anyio.lowlevel.checkpoint()
+    assert not stop.stopped
+    assert stop.exit_code == 0
