@@ -1710,12 +1710,16 @@ class Options:
     transcript line to it, and ``resume``/``continue_conversation`` read from it, so a
     session resumes on a machine that never ran it), ``session_store_flush`` (``"batched"``:
     stored once per turn, and before the turn's `ResultMessage` is handed out; ``"eager"``:
-    as each frame comes), ``session_store_errors`` (``"warn"``: a batch the store refused
-    three times is logged and counted; ``"raise"``: it fails the session with
-    `SessionStoreError`), ``store_project_key`` (the store's ``project_key``; default: the
-    CLI's directory name for ``cwd``, so set it when the resuming machine has another
-    ``cwd``), ``diskless`` (the CLI keeps its files in a temporary configuration directory
-    removed when the session closes: nothing of the transcript stays on local disk).
+    as each frame comes), ``session_store_errors`` (``"warn"``: lines the store refused
+    three times in a row are kept and appended again, in order, when it answers, and
+    `Session.store_failures` lists what is still missing; ``"raise"``: the session fails
+    with `SessionStoreError`), ``session_store_load_timeout`` (seconds a resume waits for
+    each ``load``, ``list_sessions`` or ``list_subkeys`` of the store, 60 by default, None
+    for no limit; past it a retryable `SessionStoreError`), ``store_project_key`` (the
+    store's ``project_key``; default: the CLI's directory name for ``cwd``, so set it when
+    the resuming machine has another ``cwd``), ``diskless`` (the CLI keeps its files in a
+    temporary configuration directory removed when the session closes, or by the watchdog
+    when the process is killed: nothing of the transcript stays on local disk).
 
     **Output.** ``output_format`` (a JSON Schema dict, or a class whose schema is derived:
     an attrs class, a dataclass, a TypedDict or a pydantic v2 model; the result then carries
@@ -1842,6 +1846,7 @@ class Options:
     session_store_errors: StoreErrors = attrs.field(
         default="warn", validator=_one_of(("warn", "raise"))
     )
+    session_store_load_timeout: float | None = attrs.field(default=60.0, validator=_positive)
     store_project_key: str | None = attrs.field(default=None, validator=_store_key)
     diskless: bool = attrs.field(default=False, validator=_bool)
 

@@ -57,7 +57,6 @@ __all__ = ["Prepared", "prepare"]
 logger = logging.getLogger("claude_sdk.session")
 
 #: Seconds one store read may take before the session fails to start.
-LOAD_TIMEOUT: Final = 60.0
 #: Files of the caller's configuration a diskless session's directory starts with.
 _SEEDED: Final = (".credentials.json", "settings.json")
 
@@ -121,7 +120,7 @@ async def _resolve(options: Options, store: SessionStore | None, config: Path) -
     project_key = options.store_project_key or project_slug(cwd)
     session_id = options.resume
     if store is not None and options.continue_conversation:
-        newest = await _newest(store, project_key)
+        newest = await _newest(store, project_key, options.session_store_load_timeout)
         if newest is None:
             return options  # nothing stored: the CLI continues from local files, or starts
         options = attrs.evolve(options, continue_conversation=False, resume=newest)
@@ -135,9 +134,9 @@ async def _resolve(options: Options, store: SessionStore | None, config: Path) -
         await anyio.to_thread.run_sync(check_local, local, session_id)
     if store is not None:
         key: SessionKey = {"project_key": project_key, "session_id": session_id}
-        entries = await _load(store, key)
+        entries = await _load(store, key, options.session_store_load_timeout)
         if entries:
-            await _materialise(store, key, entries, project_dir)
+            await _materialise(store, key, entries, project_dir, options.session_store_load_timeout)
             found = True
     if found:
         return options
@@ -153,17 +152,17 @@ async def _resolve(options: Options, store: SessionStore | None, config: Path) -
     return options
 
 
-async def _newest(store: SessionStore, project_key: str) -> str | None:
+async def _newest(store: SessionStore, project_key: str, seconds: float | None) -> str | None:
     lister = getattr(store, "list_sessions", None)
     if lister is None:
         return None
     try:
-        with anyio.fail_after(LOAD_TIMEOUT):
+        with anyio.fail_after(seconds):
             rows = await lister(project_key)
     except NotImplementedError:
         return None
     except Exception as exc:
-        raise _store_error("list_sessions", {"project_key": project_key}, exc) from exc
+        raise _store_error("list_sessions", {"project_key": project_key}, exc, seconds) from exc
     ids = [
         (row["mtime"], row["session_id"])
         for row in rows
@@ -172,37 +171,43 @@ async def _newest(store: SessionStore, project_key: str) -> str | None:
     return max(ids)[1] if ids else None
 
 
-async def _load(store: SessionStore, key: SessionKey) -> list[dict[str, Any]] | None:
+async def _load(
+    store: SessionStore, key: SessionKey, seconds: float | None
+) -> list[dict[str, Any]] | None:
     try:
-        with anyio.fail_after(LOAD_TIMEOUT):
+        with anyio.fail_after(seconds):
             entries = await store.load(key)
     except Exception as exc:
-        raise _store_error("load", key, exc) from exc
+        raise _store_error("load", key, exc, seconds) from exc
     # Every entry, or a typed error naming the one that is not JSON: never a quiet gap.
     return await anyio.to_thread.run_sync(checked_load, entries, key)
 
 
 async def _materialise(
-    store: SessionStore, key: SessionKey, entries: list[dict[str, Any]], project_dir: Path
+    store: SessionStore,
+    key: SessionKey,
+    entries: list[dict[str, Any]],
+    project_dir: Path,
+    seconds: float | None,
 ) -> None:
     session_id = key["session_id"]
     files: dict[str, list[dict[str, Any]]] = {f"{session_id}.jsonl": entries}
     lister = getattr(store, "list_subkeys", None)
     if lister is not None:
         try:
-            with anyio.fail_after(LOAD_TIMEOUT):
+            with anyio.fail_after(seconds):
                 subkeys = await lister(
                     {"project_key": key["project_key"], "session_id": session_id}
                 )
         except NotImplementedError:
             subkeys = []
         except Exception as exc:
-            raise _store_error("list_subkeys", key, exc) from exc
+            raise _store_error("list_subkeys", key, exc, seconds) from exc
         for subpath in subkeys if isinstance(subkeys, list) else []:
             if not subpath_is_safe(subpath):
                 logger.warning("session store subkey %r is not a safe path; skipped", subpath)
                 continue
-            sub = await _load(store, {**key, "subpath": subpath})
+            sub = await _load(store, {**key, "subpath": subpath}, seconds)
             if sub:
                 files[f"{session_id}/{subpath}.jsonl"] = sub
     await anyio.to_thread.run_sync(_write_files, project_dir, files, session_id)
@@ -373,9 +378,11 @@ def _copy_private(source: Path, target: Path) -> None:
         f.write(data)
 
 
-def _store_error(operation: str, key: Mapping[str, Any], exc: BaseException) -> SessionStoreError:
+def _store_error(
+    operation: str, key: Mapping[str, Any], exc: BaseException, timeout: float | None
+) -> SessionStoreError:
     reason = (
-        f"no answer within {LOAD_TIMEOUT:g} s"
+        f"no answer within {timeout:g} s (Options.session_store_load_timeout)"
         if isinstance(exc, TimeoutError)
         else f"{type(exc).__name__}: {exc}"
     )

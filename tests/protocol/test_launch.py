@@ -1069,6 +1069,7 @@ SDK_SIDE = {
     "session_store",
     "session_store_flush",
     "session_store_errors",
+    "session_store_load_timeout",
     "store_project_key",
     "diskless",
     "resume_missing",  # resolved to --resume or --session-id by open_session
