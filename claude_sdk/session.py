@@ -731,10 +731,22 @@ async def open_session(
         async with contextlib.AsyncExitStack() as stack:
             try:
                 session = await stack.enter_async_context(_open(prepared, transport))
-            except SessionNotFoundError:
+            except SessionNotFoundError as exc:
                 started = prepared.options
                 if options.resume_missing != "start" or started.resume is None:
                     raise
+                if prepared.stored:
+                    # Never a new conversation under an id the store holds: the store would
+                    # then hold two conversations under one key.
+                    raise SessionNotFoundError(
+                        f"the session store holds session {started.resume}, but the CLI "
+                        "found no transcript of it: the transcript was written on this "
+                        "machine, and this CLI reads another disk (a container, a remote "
+                        "host). Run the CLI where the SDK runs, or share its configuration "
+                        "directory with it; a new conversation is not started under an id "
+                        "the store holds",
+                        session_id=started.resume,
+                    ) from exc
                 # Found nowhere we could look, and the CLI found nothing either: start it.
                 logger.debug("session %s not found by the CLI: starting it", started.resume)
                 prepared.options = attrs.evolve(

@@ -69,11 +69,14 @@ class Prepared:
         options: the options to start the CLI with.
         projects_dir: the CLI's ``projects`` directory on this machine.
         temporary: the diskless configuration directory, removed by `cleanup`.
+        stored: the session store holds the session being resumed.
     """
 
     options: Options
     projects_dir: str | None
     temporary: Path | None = None
+    #: The session store holds the session being resumed (its transcript was written here).
+    stored: bool = False
 
     async def cleanup(self) -> None:
         """Remove the diskless directory (shielded; never raises)."""
@@ -107,14 +110,16 @@ async def prepare(options: Options) -> Prepared:
     config = Path(temporary) if temporary is not None else _config_dir(env)
     prepared = Prepared(options, str(config / "projects"), temporary)
     try:
-        prepared.options = await _resolve(options, store, config)
+        prepared.options = await _resolve(options, store, config, prepared)
     except BaseException:
         await prepared.cleanup()
         raise
     return prepared
 
 
-async def _resolve(options: Options, store: SessionStore | None, config: Path) -> Options:
+async def _resolve(
+    options: Options, store: SessionStore | None, config: Path, prepared: Prepared
+) -> Options:
     cwd = _canonical(options.cwd)
     project_dir = config / "projects" / project_slug(cwd)
     project_key = options.store_project_key or project_slug(cwd)
@@ -137,7 +142,7 @@ async def _resolve(options: Options, store: SessionStore | None, config: Path) -
         entries = await _load(store, key, options.session_store_load_timeout)
         if entries:
             await _materialise(store, key, entries, project_dir, options.session_store_load_timeout)
-            found = True
+            found = prepared.stored = True
     if found:
         return options
     if options.resume_missing == "start":

@@ -477,3 +477,38 @@ def _write_lines(path: Path, lines: list[dict[str, Any]]) -> None:
 
 def _read_lines(path: Path) -> list[dict[str, Any]]:
     return [json.loads(x) for x in path.read_text().splitlines()]
+
+
+async def test_resume_or_start_never_starts_over_a_session_the_store_holds(tmp_path: Path) -> None:
+    """Issue 28, item 4: a CLI that reads another disk (a container, a remote host) does not
+    find the transcript the store held; ``resume_or_start`` used to start a new conversation
+    under the same id, and the store then held two under one key."""
+    store = MemoryStore()
+    session_id = cs.session_id_for("in-a-container")
+    await store.append(key(session_id), [_line(1, session_id)])
+
+    async def elsewhere(cli: ScriptedCLI) -> None:
+        # What CLI 2.1.330 does with a --resume id it has no transcript of.
+        await cli.result(
+            subtype="error_during_execution",
+            errors=[f"No conversation found with session ID: {session_id}"],
+        )
+        await cli.exit(1)
+
+    fake = FakeCLI(elsewhere)
+    opts = options(tmp_path, store).resume_or_start("in-a-container")
+    with pytest.raises(cs.SessionNotFoundError) as caught:
+        async with cs.open_session(opts, transport=fake):
+            pass
+    assert caught.value.session_id == session_id
+    assert "the session store holds" in str(caught.value)
+    assert len(fake.connections) == 1  # no second CLI started a new conversation
+    assert await store.load(key(session_id)) == [_line(1, session_id)]
+
+
+async def test_resume_or_start_still_starts_a_session_found_nowhere(tmp_path: Path) -> None:
+    fake = FakeCLI()
+    opts = options(tmp_path, MemoryStore()).resume_or_start("brand-new")
+    async with cs.open_session(opts, transport=fake):
+        pass
+    assert flag(fake.cli.spec.argv, "--session-id") == cs.session_id_for("brand-new")
