@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import logging
 import signal
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -74,6 +75,11 @@ async def cancel_on_signals(
     """
     chosen = signals or STOP_SIGNALS
     stop = SignalStop()
+    if threading.current_thread() is not threading.main_thread():
+        raise RuntimeError(
+            "cancel_on_signals() works in the main thread only (Python delivers signals "
+            "there): in a worker thread, cancel the sessions' scope from the main thread"
+        )
     with anyio.open_signal_receiver(*chosen) as received:
         async with anyio.create_task_group() as tg:
 

@@ -21,6 +21,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 
@@ -196,3 +197,24 @@ async def test_the_block_ends_normally_without_a_signal() -> None:
         await anyio.lowlevel.checkpoint()
     assert not stop.stopped
     assert stop.exit_code == 0
+
+
+def test_outside_the_main_thread_it_says_so() -> None:
+    async def main() -> None:
+        async with cs.cancel_on_signals():
+            pass
+
+    errors: list[BaseException] = []
+
+    def run(backend: str) -> None:
+        try:
+            anyio.run(main, backend=backend)
+        except BaseException as exc:  # handed to the test thread
+            errors.append(exc)
+
+    for backend in ("asyncio", "trio"):
+        thread = threading.Thread(target=run, args=(backend,))
+        thread.start()
+        thread.join(30)
+    assert [type(e) for e in errors] == [RuntimeError, RuntimeError]
+    assert all("main thread" in str(e) for e in errors)
