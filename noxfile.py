@@ -52,7 +52,7 @@ def tests(session: nox.Session) -> None:
 @nox.session(python="3.11")
 def deep(session: nox.Session) -> None:
     """The state machine, the model-based turn tests, the command policies' execve oracle,
-    the transcript chain and the other property tests with many more examples
+    the transcript chain, the session leases and the other property tests with many more examples
     (``CLAUDE_SDK_DEEP``, default 20 times the everyday count), and the thread-safety check
     over 50 fresh interpreters. Not part of CI (about half an hour)."""
     session.install("-e", ".", *TEST_DEPS)
@@ -66,6 +66,8 @@ def deep(session: nox.Session) -> None:
         "tests/regressions/test_thread_safety.py",
         "tests/test_policy_oracle.py",
         "tests/stores/test_chain.py",
+        "tests/stores/test_leases.py",
+        "tests/test_steps.py",
         "-o",
         "timeout=3600",
         *session.posargs,
@@ -105,6 +107,9 @@ def e2e_latest(session: nox.Session) -> None:
 
 
 def _run_e2e(session: nox.Session, cli: str, *, source: str) -> None:
+    # The official SDK, for the cross-SDK resume through one store (its Python package
+    # only: the CLI is the one given).
+    session.install("--no-deps", "claude-agent-sdk==0.2.188")
     version = subprocess.run(
         [cli, "--version"], capture_output=True, text=True, check=True, timeout=60
     ).stdout.split()[0]
@@ -120,6 +125,7 @@ def _run_e2e(session: nox.Session, cli: str, *, source: str) -> None:
     env = {
         "CLAUDE_SDK_TEST_CLI": cli,
         "CLAUDE_SDK_REQUIRE_E2E": "1",
+        "CLAUDE_SDK_REQUIRE_OFFICIAL": "1",
         "CLAUDE_SDK_DRIFT_REPORT": drift,
     }
     pytest = [
@@ -161,17 +167,22 @@ def _run_e2e(session: nox.Session, cli: str, *, source: str) -> None:
 def interop(session: nox.Session) -> None:
     """Our session stores under the official SDK's own conformance kit, and our kit over its
     store (its SessionStore protocol is the one ours follows): claude-agent-sdk 0.2.188, in
-    this environment only."""
+    this environment only; and the archive mark against the TypeScript SDK's own functions
+    (0.3.332 from npm, run under Node.js)."""
     session.install("-e", ".", *TEST_DEPS)
     session.install("--no-deps", "claude-agent-sdk==0.2.188")
+    session.run(sys.executable, "tests/support/ts_sdk.py", external=True)
     session.env["CLAUDE_SDK_REQUIRE_OFFICIAL"] = "1"
-    session.run("pytest", "tests/stores", "-k", "official", *session.posargs)
+    tests = ["tests/stores", "tests/test_history_archive.py"]
+    session.run("pytest", *tests, "-k", "official", *session.posargs)
 
 
 @nox.session(python="3.11")
 def engines(session: nox.Session) -> None:
-    """The engine recipes against a real Temporal dev server (and, with ``-- tests/engines``,
-    a local Ray), with a scripted agent CLI."""
+    """The engine recipes with a scripted agent CLI: a real Temporal dev server, a local Ray
+    and a Dask LocalCluster (a worker killed mid-step and after a step was stored), the
+    Kubernetes task script under SIGTERM, SIGKILL and as PID 1 (a real Redis). The Ray batch
+    tests are ``slow``: ``-- tests/engines`` runs them too."""
     session.install("-e", ".", *TEST_DEPS, *ENGINE_DEPS)
     session.env["CLAUDE_SDK_REQUIRE_ENGINES"] = "1"
     session.run("pytest", "tests/engines", *(session.posargs or ["-m", "not slow"]))

@@ -3,8 +3,8 @@
 The public surface is re-exported here; modules whose names start with ``_`` are private.
 Public modules of their own: ``claude_sdk.history`` (sessions on disk),
 ``claude_sdk.policies``, ``claude_sdk.tool_inputs``, ``claude_sdk.tool_outputs``,
-``claude_sdk.testing``, ``claude_sdk.transports``, and ``claude_sdk.retry`` and
-``claude_sdk.usage``, whose names are also re-exported here.
+``claude_sdk.testing``, ``claude_sdk.transports``, and ``claude_sdk.retry``,
+``claude_sdk.usage`` and ``claude_sdk.steps``, whose names are also re-exported here.
 
 Import time: ``import claude_sdk`` imports nothing but this file. Each public name is imported
 from the module that defines it on first access (PEP 562 ``__getattr__``), then kept here:
@@ -99,6 +99,7 @@ if TYPE_CHECKING:
     from .errors import PromptWithdrawnError as PromptWithdrawnError
     from .errors import RateLimitExceededError as RateLimitExceededError
     from .errors import ResultError as ResultError
+    from .errors import SessionBusyError as SessionBusyError
     from .errors import SessionClosedError as SessionClosedError
     from .errors import SessionNotFoundError as SessionNotFoundError
     from .errors import SessionStoreError as SessionStoreError
@@ -180,6 +181,12 @@ if TYPE_CHECKING:
     from .session import open_session as open_session
     from .signals import SignalStop as SignalStop
     from .signals import cancel_on_signals as cancel_on_signals
+    from .steps import Step as Step
+    from .steps import StepProgress as StepProgress
+    from .steps import StepState as StepState
+    from .steps import read_steps as read_steps
+    from .steps import run_step as run_step
+    from .steps import step_progress as step_progress
     from .stores._keys import session_id_for as session_id_for
     from .tools import SdkMcpServer as SdkMcpServer
     from .tools import SdkTool as SdkTool
@@ -241,6 +248,7 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "PromptWithdrawnError",
         "SessionStoreError",
         "TranscriptGapError",
+        "SessionBusyError",
         "StructuredOutputError",
     ),
     "hooks": (
@@ -325,6 +333,14 @@ _EXPORTS: dict[str, tuple[str, ...]] = {
         "cancel_on_signals",
         "SignalStop",
     ),
+    "steps": (
+        "Step",
+        "StepProgress",
+        "StepState",
+        "read_steps",
+        "run_step",
+        "step_progress",
+    ),
     "retry": (
         "RetryAttempt",
         "RetryPolicy",
@@ -376,6 +392,12 @@ __all__ = [
     "SessionPool",
     "cancel_on_signals",
     "SignalStop",
+    "read_steps",
+    "run_step",
+    "step_progress",
+    "Step",
+    "StepState",
+    "StepProgress",
     "RetryPolicy",
     "RetryAttempt",
     "usage_by_agent",
@@ -499,6 +521,7 @@ __all__ = [
     "RateLimitExceededError",
     "SessionStoreError",
     "TranscriptGapError",
+    "SessionBusyError",
     "ResultError",
     "StructuredOutputError",
     # sessions anywhere

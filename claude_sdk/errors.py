@@ -45,6 +45,7 @@ __all__ = [
     "RateLimitExceededError",
     "SessionStoreError",
     "TranscriptGapError",
+    "SessionBusyError",
     "ResultError",
     "StructuredOutputError",
     "STARTUP_FAILURES",
@@ -842,6 +843,85 @@ class TranscriptGapError(SessionStoreError):
         }
 
 
+class SessionBusyError(SessionStoreError):
+    """Another live owner holds the session: a second attempt to run the same session at
+    once would fork its conversation, and the next resume would silently drop one branch.
+
+    Raised when a session opens (``Options.session_lease="raise"``, the default, with a
+    store that keeps leases) while another process or task holds the session's lease, and,
+    with kind ``"lease_lost"``, when a session finds its lease taken over (it expired while
+    the store was unreachable or the process was stopped, and another owner took it): the
+    session ends, and its later lines are not appended (the store refuses a stale owner's
+    appends by the fencing token).
+
+    Retryable: the owner's lease ends when it closes, or expires (``session_lease_ttl``)
+    when it died.
+
+    Attributes:
+        session_id: The session.
+        holder: Who holds the lease (``host/pid ...``, no secret), or None if unknown.
+        expires_in: Seconds until the holder's lease expires unless renewed (None: it
+            lasts while the holder's process lives, as with `DirectoryStore`).
+    """
+
+    default_kind = "session_busy"
+
+    session_id: str
+    holder: str | None
+    expires_in: float | None
+
+    def __init__(
+        self,
+        message: str | None = None,
+        *,
+        session_id: str,
+        holder: str | None = None,
+        expires_in: float | None = None,
+        operation: str = "lease",
+        key: dict[str, str] | None = None,
+        entries: int = 0,
+        kind: str | None = None,
+    ) -> None:
+        """Initialise from the session and who holds it."""
+        self.session_id = session_id
+        self.holder = holder
+        self.expires_in = expires_in
+        super().__init__(
+            message,
+            operation=operation,
+            key=key if key is not None else {"session_id": session_id},
+            entries=entries,
+            kind=kind,
+        )
+
+    def _default_message(self) -> str:
+        who = f" ({self.holder})" if self.holder else ""
+        if self.kind == "lease_lost":
+            return (
+                f"session {self.session_id}: this session's lease was taken over by another "
+                f"owner{who}; it ended so as not to fork the conversation (its later "
+                "transcript lines are not in the store)"
+            )
+        until = (
+            f"; its lease expires in {self.expires_in:.1f} s unless renewed"
+            if self.expires_in is not None
+            else "; its lease lasts while its process lives"
+        )
+        return (
+            f"session {self.session_id} is in use by another owner{who}{until}. Two live "
+            "owners would fork the conversation: retry later, or open with "
+            "Options(session_lease='wait') to wait for it"
+        )
+
+    def _facts(self) -> dict[str, Any]:
+        return {
+            **super()._facts(),
+            "session_id": self.session_id,
+            "holder": self.holder,
+            "expires_in": self.expires_in,
+        }
+
+
 #: Kinds that are transient whatever the class (`ClaudeSDKError.retryable`).
 _TRANSIENT_KINDS = frozenset(
     {
@@ -852,6 +932,8 @@ _TRANSIENT_KINDS = frozenset(
         "container_unreachable",
         "session_store",
         "transcript_gap",
+        "session_busy",
+        "lease_lost",
     }
 )
 #: Words of a CLI's stderr that mean it cannot authenticate (retrying will not help).

@@ -46,6 +46,8 @@ Contract:
   ``custom-title.json``), `fork_session` copies the conversation to a new session id the way
   ``--fork-session`` does, `delete_session` removes the transcript and the files kept under
   the session's id. Appends are single ``O_APPEND`` writes; new files appear atomically.
+  `archive_session` and `unarchive_session` write the TypeScript SDK's mark,
+  ``<session-id>/archived.json``, which `SessionInfo.archived` reads with that SDK's rule.
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ import tempfile
 import unicodedata
 import uuid as _uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from stat import S_ISREG
 from typing import TYPE_CHECKING, Any, Final, TypeAlias, TypeVar
@@ -92,9 +94,18 @@ from ._entries import (
     UnknownEntry,
     UserEntry,
 )
-from ._entries import (
-    content_text as _content_text,
-)
+from ._listing import ARCHIVE_RECORD_MAX as _ARCHIVE_RECORD_MAX
+from ._listing import CHAIN_TYPES as _CHAIN_TYPES
+from ._listing import Scan as _Scan
+from ._listing import archive_record as _archive_record
+from ._listing import could_be_prompt as _could_be_prompt
+from ._listing import entry_size as _entry_size
+from ._listing import is_message as _is_message
+from ._listing import parse_time as _parse_time
+from ._listing import pread_all as _pread_all
+from ._listing import prompt_of as _prompt_of
+from ._listing import prompt_time_ms as _prompt_time_ms
+from ._listing import str_or_none as _str
 from ._paths import MAX_SLUG as _MAX_SLUG
 from ._paths import canonical as _canonical
 from ._paths import is_uuid as _is_uuid
@@ -107,6 +118,7 @@ from .messages import (
 )
 from .stores._keys import check_key_part, subpath_is_safe
 from .stores._memory import checked_load
+from .stores._summary import listing_state as _listing_state
 
 if TYPE_CHECKING:
     from .stores._contract import SessionKey, SessionStore
@@ -132,6 +144,8 @@ __all__ = [
     # changing
     "rename_session",
     "tag_session",
+    "archive_session",
+    "unarchive_session",
     "fork_session",
     "delete_session",
     # sessions in a store
@@ -171,8 +185,6 @@ _StrPath: TypeAlias = "str | os.PathLike[str]"
 
 _T = TypeVar("_T")
 _AGENT_ID_RE = re.compile(r"\A[A-Za-z0-9_-]{1,128}\Z")
-#: Entry kinds that form the conversation (they carry ``uuid`` and ``parentUuid``).
-_CHAIN_TYPES = frozenset({"user", "assistant", "system", "attachment", "progress"})
 #: Per-session state the CLI re-appends on resume and copies into a fork (last one wins).
 _SESSION_STATE_TYPES = (
     "custom-title",
@@ -186,15 +198,19 @@ _SESSION_STATE_TYPES = (
     "atis-latch",
     "tools-used",
 )
-#: User prompts that are not the user's words (commands, hook output, interruptions).
-_NOT_A_PROMPT = re.compile(
-    r"^(?:<local-command-stdout>|<local-command-stderr>|<command-name>|<command-message>"
-    r"|<session-start-hook>|<system-reminder>|<task-notification>|<tick>|<goal>"
-    r"|\[Request interrupted by user[^\]]*\])"
-)
 _TITLE_SIDECAR = "custom-title.json"
+#: The TypeScript SDK's archive mark, beside the title sidecar.
+_ARCHIVE_SIDECAR = "archived.json"
 #: Bytes `list_sessions` reads from each end of a transcript (the official SDKs read 64 KiB).
 HEAD_TAIL_BYTES: Final = 64 * 1024
+#: Loads a store listing makes at once (the official SDK's bound).
+_LOADS_AT_ONCE = 16
+_EPOCH: Final = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_NO_ARCHIVE_IN_STORE = (
+    "archiving is not supported with a session store: the archived mark is a file beside "
+    "the local transcript, and a store holds transcript entries only (the TypeScript SDK "
+    "refuses it too)"
+)
 #: Seconds ``git worktree list`` may take.
 _GIT_TIMEOUT = 5.0
 #: Variables that would point git at another repository than the one of its working directory.
@@ -259,6 +275,9 @@ class SessionInfo:
         cwd: the working directory the session ran in.
         git_branch: the git branch of its latest entry (``HEAD`` outside a repository).
         version: the CLI version that wrote its latest entry.
+        archived: `archive_session` archived it and the user sent no prompt in it since
+            (the TypeScript SDK's ``archived``); False in a store (the mark is a file beside
+            the transcript, which a store does not hold).
     """
 
     session_id: str
@@ -276,6 +295,7 @@ class SessionInfo:
     cwd: str | None = None
     git_branch: str | None = None
     version: str | None = None
+    archived: bool = False
 
     @property
     def title(self) -> str | None:
@@ -640,6 +660,70 @@ def tag_session(
     _append(path, session_id, [{"type": "tag", "tag": tag or "", "sessionId": session_id}])
 
 
+def archive_session(
+    session_id: str, cwd: _StrPath | None = None, *, config_dir: _StrPath | None = None
+) -> None:
+    """Archive a session, as the TypeScript SDK's ``archiveSession`` does: listings still
+    give it, with ``archived=True``, until a prompt is sent in it.
+
+    Writes ``<session-id>/archived.json`` (``{"archived": true, "at": <now, ISO 8601 UTC>,
+    "by": "sdk"}``, mode 0600, its directory 0700) beside every non-empty transcript of the
+    session: in the project of ``cwd`` and of its repository's other git worktrees, or with
+    ``cwd=None`` in every project. The transcript is not changed and a process running the
+    session is not stopped. A session with a store has no such file: see
+    `StoreHistory.archive_session`.
+
+    Raises:
+        ValueError: ``session_id`` is not a UUID.
+        SessionNotFoundError: there is no such session.
+    """
+    _mark_archived(session_id, cwd, config_dir, archived=True)
+
+
+def unarchive_session(
+    session_id: str, cwd: _StrPath | None = None, *, config_dir: _StrPath | None = None
+) -> None:
+    """Unarchive a session (the TypeScript SDK's ``unarchiveSession``): listings give it with
+    ``archived=False``. Writes the same file as `archive_session`, with ``"archived":
+    false``.
+
+    Raises:
+        ValueError: ``session_id`` is not a UUID.
+        SessionNotFoundError: there is no such session.
+    """
+    _mark_archived(session_id, cwd, config_dir, archived=False)
+
+
+def _mark_archived(
+    session_id: str, cwd: _StrPath | None, config: _StrPath | None, *, archived: bool
+) -> None:
+    _check_session_id(session_id)
+    if cwd is None:
+        try:
+            directories = sorted(p for p in _projects(config).iterdir() if p.is_dir())
+        except OSError:
+            directories = []
+    else:
+        directories = _project_dirs(cwd, config, include_worktrees=True)
+    transcripts = []
+    for directory in directories:
+        path = directory / f"{session_id}.jsonl"
+        try:
+            if path.stat().st_size > 0:
+                transcripts.append(path)
+        except OSError:
+            continue
+    if not transcripts:
+        raise SessionNotFoundError(session_id=session_id)
+    at = datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    # JSON.stringify's bytes: compact, keys in this order, no newline.
+    record = json.dumps({"archived": archived, "at": at, "by": "sdk"}, separators=(",", ":"))
+    for path in transcripts:
+        sidecar = path.with_suffix("")
+        sidecar.mkdir(mode=0o700, exist_ok=True)
+        _write_new(sidecar / _ARCHIVE_SIDECAR, record.encode())
+
+
 def fork_session(
     session_id: str,
     cwd: _StrPath | None = None,
@@ -814,31 +898,96 @@ class StoreHistory:
         self, *, limit: int | None = None, offset: int = 0, after: SessionInfo | None = None
     ) -> list[SessionInfo]:
         """The project's sessions, newest first, paged as `list_sessions` pages (needs a
-        store with ``list_sessions``).
+        store with ``list_sessions`` or ``list_session_summaries``).
 
-        Every session is loaded (whole: ``message_count`` is always counted) to order them;
-        ``SessionInfo.path`` is the transcript's file name.
+        As the official SDK lists a store: when it has ``list_session_summaries`` (the
+        shipped stores do), one call gives every session's summary and ``list_sessions``
+        the sessions there are; a session without a summary, or whose summary is older
+        than ``list_sessions`` says the session is, is loaded. Without summaries every
+        session is loaded. A summary serves only if it holds `claude_sdk.stores`' listing
+        state (the shipped stores keep it; `fold_session_summary` alone does not), so the
+        answer is the same either way: every value read from the whole transcript
+        (``message_count`` always counted), ``SessionInfo.path`` the transcript's file name,
+        the store's ``mtime`` as the time of a transcript without dated entries, and
+        ``archived`` False (a store holds no archive mark).
 
         Raises:
             ValueError: ``limit`` or ``offset`` is negative.
+            OptionsError: the store has neither method.
+            SessionStoreError: the store failed.
         """
         _check_paging(limit, offset, None)
-        lister = getattr(self.store, "list_sessions", None)
-        if lister is None:
+        key = {"project_key": self.project_key}
+        summaries = await self._optional("list_session_summaries", key)
+        rows = await self._optional("list_sessions", key)
+        if summaries is None and rows is None:
             raise OptionsError(
-                "this session store cannot list sessions (no list_sessions method)",
+                "this session store cannot list sessions (no list_sessions or "
+                "list_session_summaries method)",
                 option="session_store",
             )
-        rows = await self._call("list_sessions", {"project_key": self.project_key}, lister)
+        # Session id -> the store's mtime for it: the sessions still to load.
+        pending: dict[str, int] = {}
+        known: dict[str, int] | None = None
+        if rows is not None:
+            known = {}
+            for row in rows:
+                session_id = row.get("session_id") if isinstance(row, dict) else None
+                if isinstance(session_id, str) and _is_uuid(session_id):
+                    known.setdefault(session_id, _epoch_ms(row.get("mtime")))
+            pending = dict(known)
         infos: list[SessionInfo] = []
-        for row in rows:
-            session_id = row.get("session_id") if isinstance(row, dict) else None
-            if not isinstance(session_id, str) or not _is_uuid(session_id):
+        done: set[str] = set()
+        for row in summaries or []:
+            found = _summary_row(row)
+            if found is None or found[0] in done or not _is_uuid(found[0]):
                 continue
-            entries = await self._load(session_id)
-            if entries:
-                infos.append(await self._in_files(session_id, {"": entries}, _store_info))
+            session_id, mtime, data = found
+            if known is not None:
+                if session_id not in known or mtime < known[session_id]:
+                    continue  # no longer listed, or stale: loaded if listed
+                mtime = known[session_id]
+            done.add(session_id)
+            state = _listing_state(data)
+            if state is None:  # a summary without our state: load the session
+                pending[session_id] = mtime
+                continue
+            pending.pop(session_id, None)
+            scan, size, count = state
+            if count:  # else the session holds no entries (as a load would say)
+                infos.append(_scan_info(session_id, scan, size, mtime))
+        infos += await self._load_infos(pending)
         return _page(infos, limit=limit, offset=offset, after=after)
+
+    async def _load_infos(self, sessions: Mapping[str, int]) -> list[SessionInfo]:
+        """`SessionInfo` of each session loaded (at most 16 loads at once, as the official
+        SDK loads them); a session with no entries is left out."""
+        import anyio
+        import anyio.to_thread
+
+        ids = list(sessions)
+        found: list[SessionInfo | None] = [None] * len(ids)
+        failed: list[BaseException] = []
+        limiter = anyio.CapacityLimiter(_LOADS_AT_ONCE)
+
+        async def one(index: int) -> None:
+            session_id = ids[index]
+            try:
+                async with limiter:
+                    entries = await self._load(session_id)
+                if entries:
+                    found[index] = await anyio.to_thread.run_sync(
+                        _entries_info, session_id, entries, sessions[session_id]
+                    )
+            except Exception as exc:  # raised below, alone (not in an exception group)
+                failed.append(exc)
+
+        async with anyio.create_task_group() as tg:
+            for index in range(len(ids)):
+                tg.start_soon(one, index)
+        if failed:
+            raise failed[0]
+        return [info for info in found if info is not None]
 
     async def session_info(self, session_id: str) -> SessionInfo:
         """What `list_sessions` tells about one session."""
@@ -896,6 +1045,23 @@ class StoreHistory:
         await self._exists(session_id)
         await self._append(session_id, [{"type": "tag", "tag": tag or "", "sessionId": session_id}])
 
+    async def archive_session(self, session_id: str) -> None:
+        """Not in a store (the TypeScript SDK refuses it too): `archive_session` writes a
+        file beside the local transcript, and a store holds transcript entries only.
+
+        Raises:
+            OptionsError: always.
+        """
+        raise OptionsError(_NO_ARCHIVE_IN_STORE, option="session_store")
+
+    async def unarchive_session(self, session_id: str) -> None:
+        """Not in a store: see `archive_session`.
+
+        Raises:
+            OptionsError: always.
+        """
+        raise OptionsError(_NO_ARCHIVE_IN_STORE, option="session_store")
+
     async def fork_session(
         self, session_id: str, *, up_to: str | None = None, title: str | None = None
     ) -> str:
@@ -943,6 +1109,24 @@ class StoreHistory:
                 operation=operation,
                 key={k: str(v) for k, v in key.items()},
             ) from exc
+
+    async def _optional(self, operation: str, key: dict[str, str]) -> list[Any] | None:
+        """The answer of an optional listing method, or None when the store lacks it (also
+        when it raises `NotImplementedError`, as a protocol's default does)."""
+        method = getattr(self.store, operation, None)
+        if method is None:
+            return None
+        try:
+            answer = await method(key["project_key"])
+        except NotImplementedError:
+            return None
+        except Exception as exc:
+            raise SessionStoreError(
+                f"session store {operation} failed: {type(exc).__name__}: {exc}",
+                operation=operation,
+                key=key,
+            ) from exc
+        return list(answer) if isinstance(answer, (list, tuple)) else []
 
     async def _load(self, session_id: str, subpath: str | None = None) -> list[dict[str, Any]]:
         key = self._key(session_id, subpath)
@@ -1004,6 +1188,59 @@ def _store_write(path: Path, entries: Sequence[dict[str, Any]]) -> None:
     if metadata:
         sidecar = path.with_name(path.name[: -len(".jsonl")] + ".meta.json")
         sidecar.write_bytes(_dumps({k: v for k, v in metadata[-1].items() if k != "type"}))
+
+
+def _epoch_ms(value: object) -> int:
+    """A store's ``mtime`` (epoch milliseconds) as an int (0 when it is not a number)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return 0
+    try:
+        return int(value)
+    except (OverflowError, ValueError):  # inf, nan
+        return 0
+
+
+def _ms_time(ms: int) -> datetime:
+    return _EPOCH + timedelta(milliseconds=ms)
+
+
+def _summary_row(row: object) -> tuple[str, int, dict[str, Any]] | None:
+    """``(session_id, mtime, data)`` of a `SessionSummaryEntry`, or None if it is not one."""
+    if not isinstance(row, dict):
+        return None
+    session_id, mtime, data = row.get("session_id"), row.get("mtime"), row.get("data")
+    if not isinstance(session_id, str) or not isinstance(data, dict):
+        return None
+    if isinstance(mtime, bool) or not isinstance(mtime, (int, float)):
+        return None
+    return session_id, _epoch_ms(mtime), data
+
+
+def _scan_info(session_id: str, scan: _Scan, size: int, mtime_ms: int) -> SessionInfo:
+    """`SessionInfo` of a whole transcript in a store, folded into ``scan``."""
+    return _make_info(
+        session_id,
+        Path(f"{session_id}.jsonl"),
+        size=size,
+        mtime=_ms_time(mtime_ms),
+        head=scan,
+        tail=scan,
+        whole=True,
+        title=lambda: None,  # a store keeps no title sidecar
+    )
+
+
+def _entries_info(
+    session_id: str, entries: Sequence[Mapping[str, Any]], mtime_ms: int
+) -> SessionInfo:
+    """`SessionInfo` of a transcript loaded from a store (its ``agent_metadata`` entries, a
+    subagent's sidecar when mirrored, are not transcript lines)."""
+    scan, size = _Scan(), 0
+    for entry in entries:
+        if entry.get("type") != "agent_metadata":
+            scan.feed(entry)
+            size += _entry_size(entry)
+    return _scan_info(session_id, scan, size, mtime_ms)
 
 
 def _store_info(config: Path, session_id: str) -> SessionInfo:
@@ -1134,24 +1371,6 @@ def _agent_files(directory: Path) -> Iterator[tuple[str, Path]]:
 # Internals: reading transcripts
 
 
-def _prompt_of(obj: Mapping[str, Any]) -> str | None:
-    """The user's words in a raw user entry, or None if it is not a prompt."""
-    if obj.get("isMeta") or obj.get("isCompactSummary") or obj.get("isSidechain"):
-        return None
-    message = obj.get("message")
-    if not isinstance(message, Mapping):
-        return None
-    content = message.get("content")
-    if isinstance(content, list) and any(
-        isinstance(b, Mapping) and b.get("type") == "tool_result" for b in content
-    ):
-        return None
-    text = _content_text(content).strip()
-    if not text or _NOT_A_PROMPT.match(text):
-        return None
-    return text
-
-
 def _last_prompt_text(chain: Sequence[Mapping[str, Any]]) -> str | None:
     for obj in reversed(chain):
         if obj.get("type") == "user":
@@ -1215,23 +1434,8 @@ def _walk_chain(
     return chain
 
 
-def _parse_time(value: Any) -> datetime | None:
-    if not isinstance(value, str) or not value:
-        return None
-    text = value[:-1] + "+00:00" if value.endswith("Z") else value
-    try:
-        parsed = datetime.fromisoformat(text)
-    except ValueError:
-        return None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
-
-
 def _file_time(stat: os.stat_result) -> datetime:
     return datetime.fromtimestamp(stat.st_mtime, tz=timezone.utc)
-
-
-def _str(value: Any) -> str | None:
-    return value if isinstance(value, str) else None
 
 
 def _subagent_info_if_there(
@@ -1243,84 +1447,6 @@ def _subagent_info_if_there(
         return None
 
 
-def _is_message(obj: Mapping[str, Any]) -> bool:
-    """A user or assistant message (not one the CLI marks as its own)."""
-    return (
-        obj.get("type") in ("user", "assistant")
-        and isinstance(obj.get("message"), dict)
-        and not obj.get("isMeta")
-    )
-
-
-class _Scan:
-    """What a run of consecutive transcript lines tells about a session (fed in file order).
-
-    ``state`` holds the latest value of each per-session kind seen (None for one that clears
-    it), so that two runs (head and tail) can be merged: the tail's wins where it has one.
-    """
-
-    __slots__ = (
-        "cwd",
-        "first",
-        "first_prompt",
-        "git_branch",
-        "last",
-        "messages",
-        "state",
-        "version",
-    )
-
-    def __init__(self) -> None:
-        self.first: datetime | None = None
-        self.last: datetime | None = None
-        self.messages = 0
-        self.first_prompt: str | None = None
-        self.cwd: str | None = None
-        self.git_branch: str | None = None
-        self.version: str | None = None
-        self.state: dict[str, str | None] = {}
-
-    def feed(self, o: Mapping[str, Any]) -> None:
-        kind = o.get("type")
-        when = _parse_time(o.get("timestamp"))
-        if when is not None:
-            if self.first is None or when < self.first:
-                self.first = when
-            if self.last is None or when > self.last:
-                self.last = when
-        if _is_message(o) and not o.get("isSidechain"):
-            self.messages += 1
-            if kind == "user" and self.first_prompt is None:
-                self.first_prompt = _prompt_of(o)
-        if kind in _CHAIN_TYPES:
-            if self.cwd is None and _str(o.get("cwd")):
-                self.cwd = o["cwd"]
-            if _str(o.get("gitBranch")):
-                self.git_branch = o["gitBranch"]
-            if _str(o.get("version")):
-                self.version = o["version"]
-            return
-        key = _STATE_KEYS.get(kind) if isinstance(kind, str) else None
-        if key is not None:
-            field, wire = key
-            if field == "relocated":
-                if _str(o.get(wire)):
-                    self.state[field] = o[wire]
-            else:
-                self.state[field] = _str(o.get(wire)) or None
-
-
-#: Kind -> (`SessionInfo` field, wire key) of the per-session values a listing reads.
-_STATE_KEYS: dict[str, tuple[str, str]] = {
-    "custom-title": ("custom_title", "customTitle"),
-    "ai-title": ("ai_title", "aiTitle"),
-    "tag": ("tag", "tag"),
-    "summary": ("summary", "summary"),
-    "last-prompt": ("last_prompt", "lastPrompt"),
-    "relocated": ("relocated", "relocatedCwd"),
-}
-
-
 def _session_info(path: Path, window: int | None) -> SessionInfo:
     """`SessionInfo` of a transcript, read whole or at its two ends (see `SessionInfo`)."""
     if window is None:
@@ -1328,26 +1454,56 @@ def _session_info(path: Path, window: int | None) -> SessionInfo:
         whole = _Scan()
         for o in _read_objects(path):
             whole.feed(o)
-        return _info(path, stat, head=whole, tail=whole, whole=True)
-    stat, head_lines, tail_lines = _read_ends(path, window)
-    head = _scan_lines(path, head_lines)
-    if tail_lines is None:
-        return _info(path, stat, head=head, tail=head, whole=True)
-    return _info(path, stat, head=head, tail=_scan_lines(path, tail_lines), whole=False)
+        info = _info(path, stat, head=whole, tail=whole, whole=True)
+    else:
+        stat, head_lines, tail_lines = _read_ends(path, window)
+        head = _scan_lines(path, head_lines)
+        if tail_lines is None:
+            info = _info(path, stat, head=head, tail=head, whole=True)
+        else:
+            tail = _scan_lines(path, tail_lines)
+            info = _info(path, stat, head=head, tail=tail, whole=False)
+    if _archived(path, window):
+        info = attrs.evolve(info, archived=True)
+    return info
 
 
 def _info(
     path: Path, stat: os.stat_result, *, head: _Scan, tail: _Scan, whole: bool
 ) -> SessionInfo:
     """Merge the scans of the head and the tail (the same scan when the file was read whole)."""
+    return _make_info(
+        path.stem,
+        path,
+        size=stat.st_size,
+        mtime=_file_time(stat),
+        head=head,
+        tail=tail,
+        whole=whole,
+        title=lambda: _read_title_sidecar(path),
+    )
+
+
+def _make_info(
+    session_id: str,
+    path: Path,
+    *,
+    size: int,
+    mtime: datetime,
+    head: _Scan,
+    tail: _Scan,
+    whole: bool,
+    title: Callable[[], str | None],
+) -> SessionInfo:
+    """`_info` for a transcript that may not be a file: ``mtime`` stands for the file's time,
+    ``title`` reads the title sidecar."""
     state = {**head.state, **tail.state}
     if "custom_title" not in tail.state:
         # As the CLI reads it: the tail's title, then the sidecar, then the head's.
-        sidecar = _read_title_sidecar(path)
+        sidecar = title()
         if sidecar is not None or "custom_title" not in head.state:
             state["custom_title"] = sidecar
     relocated = state.pop("relocated", None)
-    mtime = _file_time(stat)
     times = [t for t in (head.first, head.last, tail.first, tail.last) if t is not None]
     modified = max(times, default=mtime)
     if tail.last is None and not whole:
@@ -1355,18 +1511,67 @@ def _info(
         # last entry is somewhere after the head, and the file's time is the nearer guess.
         modified = max(modified, mtime)
     return SessionInfo(
-        session_id=path.stem,
+        session_id=session_id,
         path=path,
         created=min(times, default=mtime),
         modified=modified,
-        size=stat.st_size,
+        size=size,
         message_count=head.messages if whole else None,
         first_prompt=head.first_prompt or tail.first_prompt,
         cwd=relocated or head.cwd or tail.cwd,
         git_branch=tail.git_branch or head.git_branch,
         version=tail.version or head.version,
-        **state,
+        custom_title=state.get("custom_title"),
+        ai_title=state.get("ai_title"),
+        summary=state.get("summary"),
+        tag=state.get("tag"),
+        last_prompt=state.get("last_prompt"),
     )
+
+
+def _archived(path: Path, window: int | None) -> bool:
+    """Whether the session is archived: its ``archived.json`` says so and no prompt the user
+    typed is dated after the mark (the TypeScript SDK's rule, over the lines a listing reads:
+    the two ends, or the whole file with ``window=None``)."""
+    record = _read_archive_record(path)
+    if record is None or not record[0]:
+        return False
+    if window is None:
+        lines = path.read_bytes().split(b"\n")
+    else:
+        _, head, tail = _read_ends(path, window)
+        lines = head + (tail or [])
+    for line in lines:
+        if not _could_be_prompt(line):
+            continue
+        try:
+            obj = _codec.loads(line)
+        except MessageDecodeError:
+            continue
+        when = _prompt_time_ms(obj)
+        if when is not None and when > record[1]:
+            return False
+    return True
+
+
+def _read_archive_record(transcript: Path) -> tuple[bool, int] | None:
+    """``(archived, at in epoch ms)`` from ``<session-id>/archived.json``, or None."""
+    where = transcript.with_suffix("") / _ARCHIVE_SIDECAR
+    try:
+        flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+        fd = os.open(where, flags)
+    except OSError:
+        return None
+    try:
+        stat = os.fstat(fd)
+        if not S_ISREG(stat.st_mode) or stat.st_size > _ARCHIVE_RECORD_MAX:
+            return None
+        data = _pread_all(fd, stat.st_size, 0)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return _archive_record(data)
 
 
 def _read_ends(path: Path, window: int) -> tuple[os.stat_result, list[bytes], list[bytes] | None]:
@@ -1387,27 +1592,14 @@ def _read_ends(path: Path, window: int) -> tuple[os.stat_result, list[bytes], li
             raise OSError(f"not a regular file: {path}")
         size = stat.st_size
         if size <= 2 * window:
-            return stat, _pread(fd, size, 0).split(b"\n"), None
-        head = _pread(fd, window, 0).split(b"\n")
+            return stat, _pread_all(fd, size, 0).split(b"\n"), None
+        head = _pread_all(fd, window, 0).split(b"\n")
         del head[-1]  # cut by the window (or empty, after a newline)
-        tail = _pread(fd, window + 1, size - window - 1).split(b"\n")
+        tail = _pread_all(fd, window + 1, size - window - 1).split(b"\n")
         del tail[0]  # cut by the window (or the one byte before it, a newline)
         return stat, head, tail
     finally:
         os.close(fd)
-
-
-def _pread(fd: int, size: int, offset: int) -> bytes:
-    """Up to ``size`` bytes at ``offset`` (fewer only at the end of the file)."""
-    parts = []
-    while size > 0:
-        chunk = os.pread(fd, size, offset)
-        if not chunk:
-            break
-        parts.append(chunk)
-        size -= len(chunk)
-        offset += len(chunk)
-    return b"".join(parts)
 
 
 def _scan_lines(path: Path, lines: Sequence[bytes]) -> _Scan:

@@ -86,6 +86,8 @@ PermissionPrompts = Literal["host", "none"]
 StoreFlush = Literal["batched", "eager"]
 #: `Options.session_store_errors`.
 StoreErrors = Literal["warn", "raise"]
+#: `Options.session_lease`.
+SessionLeaseMode = Literal["raise", "wait"]
 #: `Options.resume_missing`.
 ResumeMissing = Literal["error", "start"]
 #: What an ``AskUserQuestion`` option's preview holds (`AskUserQuestionConfig`).
@@ -681,6 +683,17 @@ def _budget(instance: object, attribute: attrs.Attribute[Any], value: Any) -> No
     if not finite or value < 0:
         raise OptionsError(
             f"{where} must be a finite number >= 0, not {_show(value)}", option=attribute.name
+        )
+
+
+def _lease_ttl(instance: object, attribute: attrs.Attribute[Any], value: Any) -> None:
+    """A finite number of seconds, at least 1 (a lease is renewed every third of it)."""
+    _positive(instance, attribute, value)
+    if value is None or value == float("inf") or value < 1:
+        raise OptionsError(
+            f"{_where(instance, attribute)} must be a finite number of seconds, at least 1, "
+            f"not {_show(value)}",
+            option=attribute.name,
         )
 
 
@@ -1715,7 +1728,13 @@ class Options:
     `Session.store_failures` lists what is still missing; ``"raise"``: the session fails
     with `SessionStoreError`), ``session_store_load_timeout`` (seconds a resume waits for
     each ``load``, ``list_sessions`` or ``list_subkeys`` of the store, 60 by default, None
-    for no limit; past it a retryable `SessionStoreError`), ``store_project_key`` (the
+    for no limit; past it a retryable `SessionStoreError`), ``session_lease`` (one live
+    owner per stored session, with a store that keeps leases: ``"raise"``, the default, a
+    session another process or task holds raises `SessionBusyError`; ``"wait"``: waits
+    until it is free (bound it with ``anyio.fail_after``); None: no lease, two owners may
+    fork the conversation), ``session_lease_ttl`` (seconds a lease lasts unless renewed,
+    20 by default; a live session renews it every third of that, so a crashed owner's
+    lease ends within it), ``store_project_key`` (the
     store's ``project_key``; default: the CLI's directory name for ``cwd``, so set it when
     the resuming machine has another ``cwd``), ``diskless`` (the CLI keeps its files in a
     temporary configuration directory removed when the session closes, or by the watchdog
@@ -1847,6 +1866,10 @@ class Options:
         default="warn", validator=_one_of(("warn", "raise"))
     )
     session_store_load_timeout: float | None = attrs.field(default=60.0, validator=_positive)
+    session_lease: SessionLeaseMode | None = attrs.field(
+        default="raise", validator=_one_of(("raise", "wait"))
+    )
+    session_lease_ttl: float = attrs.field(default=20.0, validator=_lease_ttl)
     store_project_key: str | None = attrs.field(default=None, validator=_store_key)
     diskless: bool = attrs.field(default=False, validator=_bool)
 

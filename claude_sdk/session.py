@@ -723,10 +723,12 @@ async def open_session(
         SessionNotFoundError: ``resume`` names a session that exists nowhere (with
             ``resume_missing="error"``).
         SessionStoreError: the session store failed to answer a resume (``retryable``).
+        SessionBusyError: another live owner holds the session in the store
+            (``session_lease="raise"``, the default, with a store that keeps leases).
     """
     options = options if options is not None else Options()
     transport = transport if transport is not None else default_transport()
-    prepared = await stored.prepare(options)
+    prepared = await stored.prepare(options, runs_here=getattr(transport, "runs_here", True))
     try:
         async with contextlib.AsyncExitStack() as stack:
             try:
@@ -741,10 +743,10 @@ async def open_session(
                     raise SessionNotFoundError(
                         f"the session store holds session {started.resume}, but the CLI "
                         "found no transcript of it: the transcript was written on this "
-                        "machine, and this CLI reads another disk (a container, a remote "
-                        "host). Run the CLI where the SDK runs, or share its configuration "
-                        "directory with it; a new conversation is not started under an id "
-                        "the store holds",
+                        "machine, and this CLI reads another disk (a custom transport: set "
+                        "its runs_here = False and write LaunchSpec.transcripts on the "
+                        "CLI's side, as the SSH and container transports do). A new "
+                        "conversation is not started under an id the store holds",
                         session_id=started.resume,
                     ) from exc
                 # Found nowhere we could look, and the CLI found nothing either: start it.
@@ -762,6 +764,8 @@ async def open_session(
 async def _open(prepared: stored.Prepared, transport: Transport) -> AsyncIterator[Session]:
     options = prepared.options
     spec = build_launch_spec(options)
+    if prepared.transcripts:  # a CLI on another disk: the transport writes them there
+        spec = attrs.evolve(spec, transcripts=prepared.transcripts)
     initialize, hooks = build_initialize(options)
     telemetry = Telemetry(options.telemetry)
     cores: list[SessionCore] = []
@@ -773,6 +777,8 @@ async def _open(prepared: stored.Prepared, transport: Transport) -> AsyncIterato
             core = SessionCore(conn, options, spec, hooks, tg, telemetry)
             cores.append(core)
             mirror = _mirror(core, prepared)
+            if prepared.lease is not None:
+                tg.start_soon(prepared.lease.keep, core.fail)
             try:
                 await lifecycle.start(core, InboundWorkers(core), initialize)
                 info = core.server_info
@@ -809,6 +815,8 @@ def _mirror(core: SessionCore, prepared: stored.Prepared) -> TranscriptMirror | 
         project_key=options.store_project_key,
         eager=options.session_store_flush == "eager",
         fail=core.fail if options.session_store_errors == "raise" else None,
+        lease=prepared.lease,
+        end=core.fail,
     )
     core.mirror = mirror
     core.tg.start_soon(mirror.run)

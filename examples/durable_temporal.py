@@ -6,10 +6,15 @@ owns one Claude session for all its steps (prompts):
 * The session id comes from the task's key (``cs.session_id_for(key)``, a stable UUID), and
   the activity opens it with ``Options.resume_or_start(key)``: resumed if a transcript
   exists (in ``session_store``, or on this machine), else started with that very id.
+* Where to go on is read from the transcript, not from a heartbeat: ``cs.read_steps``
+  says which steps have their answer stored (in ``session_store``, else in the CLI's file on
+  this machine), and ``cs.run_step`` runs the others in the *same* conversation (a finished
+  step is never sent again; a step cut mid-way is asked to be finished). A heartbeat may lag
+  the store by seconds (Temporal throttles them): a retry that trusted the last heartbeat
+  ran again a step that had finished 2.5 s before its worker was killed.
 * The activity heartbeats its progress (``activity.heartbeat``): the session id, the next
-  step, the answers so far. A retried attempt reads the last heartbeat
-  (``activity.info().heartbeat_details``) and goes on from the next step in the *same*
-  conversation. The heartbeats are also what the Temporal UI and ``describe()`` show.
+  step, the answers so far. That is what the Temporal UI and ``describe()`` show, and how a
+  cancellation reaches the activity.
 * Errors go through ``ClaudeSDKError.retryable``: a transient failure (API 429/529/5xx, a
   killed CLI, a dropped connection) is retried by the retry policy; a permanent one
   (authentication, bad options, a missing CLI) becomes ``ApplicationError(non_retryable=True)``
@@ -19,16 +24,20 @@ owns one Claude session for all its steps (prompts):
   until every activity has finished cancelling (``WAIT_CANCELLATION_COMPLETED``), so when it
   reports "cancelled" no CLI is left.
 
-At least once, not exactly once: Temporal runs an activity at least once. A step whose CLI
-died mid-turn runs again on retry, in the resumed conversation, which may already hold that
-step's prompt and part of its work (tool calls that ran). Make tools idempotent (write files
-whole, key external side effects by task and step), or check the state before acting.
+No finished step runs twice; a step cut mid-way runs at least once more: its worker (or
+CLI) died after its prompt, and the retry asks the model to finish it in the resumed
+conversation, which may hold part of its work (tool calls that ran). Make tools idempotent
+(write files whole, key external side effects by task and step), or check the state before
+acting.
 
 Run (a Temporal server, e.g. ``temporal server start-dev``, and a logged-in CLI)::
 
     python examples/durable_temporal.py --tasks 4
     python examples/durable_temporal.py --role worker   # on each worker machine
     python examples/durable_temporal.py --role start    # start a batch and wait for it
+
+A worker killed (SIGKILL) mid-batch: its activities time out (``--heartbeat-timeout``) and
+are retried on another worker, each going on from its store.
 
 Environment: ``TEMPORAL_ADDRESS`` (default ``127.0.0.1:7233``); ``AGENT_STORE_DIR``: a
 directory shared by the workers (``DirectoryStore``; use ``RedisStore`` across machines
@@ -120,31 +129,6 @@ def agent_options() -> cs.Options:
     )
 
 
-async def _turn(session: cs.Session, prompt: str) -> str:
-    """Send one prompt; return the turn's text (an error result raises `ResultError`)."""
-    await session.send(prompt)
-    result = None
-    async for message in session.receive_response():
-        if isinstance(message, cs.ResultMessage):
-            result = message
-    assert result is not None  # receive_response ends with the turn's result
-    if result.is_error:
-        raise cs.ResultError(result=result)
-    return result.text
-
-
-def _resume_point(task: AgentTask) -> Progress:
-    """The progress of the last attempt (from its heartbeat), or a fresh start."""
-    info = activity.info()
-    details: Sequence[Any] = info.heartbeat_details
-    if details and isinstance(details[0], dict):
-        progress = Progress(**details[0])
-    else:
-        progress = Progress(session_id=cs.session_id_for(task.key))
-    progress.attempt = info.attempt
-    return progress
-
-
 async def _heartbeat(progress: Progress) -> None:
     """Heartbeat ``progress`` (updated in place by the steps) until cancelled."""
     while True:
@@ -154,25 +138,32 @@ async def _heartbeat(progress: Progress) -> None:
 
 @activity.defn
 async def run_agent_task(task: AgentTask) -> TaskOutcome:
-    """Run the task's remaining steps in its session (resumed on a retry)."""
-    progress = _resume_point(task)
-    if progress.next_step:
-        activity.logger.info(
-            "%s: attempt %d resumes session %s at step %d",
-            task.key,
-            progress.attempt,
-            progress.session_id,
-            progress.next_step + 1,
-        )
+    """Run the task's steps that have no stored answer, in its session (resumed on a retry)."""
+    progress = Progress(session_id=cs.session_id_for(task.key), attempt=activity.info().attempt)
     options = agent_options().resume_or_start(task.key)
     try:
         async with cs.open_session(options) as session, anyio.create_task_group() as tg:
             progress.pid = session.pid
-            tg.start_soon(_heartbeat, progress)
-            for step in range(progress.next_step, len(task.steps)):
-                answer = await _turn(session, task.steps[step])
-                progress.answers.append(answer)
-                progress.next_step = step + 1
+            tg.start_soon(_heartbeat, progress)  # updated in place by what follows
+            # Read once the session is open (a session is one owner's at a time): the steps
+            # whose answer is stored are done, whatever the last heartbeat said.
+            steps = await cs.read_steps(options, task.steps)
+            if steps.started:
+                activity.logger.info(
+                    "%s: attempt %d resumes session %s: steps done %s, to run %s",
+                    task.key,
+                    progress.attempt,
+                    progress.session_id,
+                    [s.step.id for s in steps.done],
+                    [f"{s.step.id} ({s.status})" for s in steps.todo],
+                )
+            answers = {s.index: s.answer or "" for s in steps.done}
+            progress.answers = steps.answers
+            progress.next_step = steps.todo[0].index if steps.todo else len(task.steps)
+            for state in steps.todo:
+                answers[state.index] = await cs.run_step(session, state)
+                progress.answers = [answers[i] for i in sorted(answers)]
+                progress.next_step = state.index + 1
                 activity.heartbeat(asdict(progress))
             tg.cancel_scope.cancel()
     except cs.ClaudeSDKError as exc:
@@ -272,6 +263,7 @@ async def start(client: Client, args: argparse.Namespace) -> int:
     """Start a batch, wait for it (or cancel it), print what happened."""
     batch = make_batch(args.batch, args.tasks, args.steps)
     batch.max_attempts = args.max_attempts
+    batch.heartbeat_timeout_s = args.heartbeat_timeout
     handle = await client.start_workflow(
         AgentBatch.run, batch, id=f"agents-{args.batch}", task_queue=TASK_QUEUE
     )
@@ -316,6 +308,12 @@ async def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--tasks", type=int, default=4)
     parser.add_argument("--steps", type=int, default=3)
     parser.add_argument("--max-attempts", type=int, default=5)
+    parser.add_argument(
+        "--heartbeat-timeout",
+        type=float,
+        default=20.0,
+        help="seconds without a heartbeat before Temporal retries an activity (a lost worker)",
+    )
     parser.add_argument("--concurrency", type=int, default=8, help="activities per worker")
     parser.add_argument(
         "--cancel-when-running",

@@ -11,23 +11,26 @@ that runs the task's steps in order.
   its task group) until ``stop()``, and returns the pool's counters once every CLI has ended.
   ``run(task)`` calls lease a session from it (``pool.session(key)``); a lease belongs to the
   task that takes it, so a cancelled ``run`` ends only its own lease.
-* **Retries resume by key.** A transient failure (``ClaudeSDKError.retryable``: API
-  429/529/5xx, a killed CLI, a dropped connection) raises ``TransientAgentError``, which Ray
-  retries (``retry_exceptions`` with ``max_task_retries``). The retry leases the same key: a
-  session whose CLI is still running (an API error) goes on as it is; one whose CLI died (or
-  was evicted to make room) is started again with ``Options.resume_or_start(key)``, so it
-  resumes the conversation from the session store (a `DirectoryStore` every actor shares;
-  `RedisStore` across machines) and goes on from the first step without an answer. A
-  permanent failure is reported, not retried; so is a task still failing after
-  ``MAX_RETRIES`` retries.
+* **Retries resume by key, from the store.** A transient failure
+  (``ClaudeSDKError.retryable``: API 429/529/5xx, a killed CLI, a dropped connection) raises
+  ``TransientAgentError``, which Ray retries on the same actor (``retry_exceptions`` with
+  ``max_task_retries``). Every run starts with ``cs.read_steps``: the session store (a
+  `DirectoryStore` every actor shares; `RedisStore` across machines) says which steps have
+  their answer, and ``cs.run_step`` runs only the others, in the session of the key (a CLI
+  still running after an API error, or one started with ``resume_or_start(key)`` that
+  resumes the conversation). A finished step is never sent again. A permanent failure is
+  reported, not retried; so is a task still failing after ``MAX_RETRIES`` retries.
+* **An actor's death is a retry, not the driver's end.** Ray fails every call of a dead
+  actor (``ActorDiedError``, a ``RayActorError``). The driver starts a replacement actor (at
+  most ``MAX_ACTOR_DEATHS`` times per task) and sends it the dead actor's tasks, which go on
+  from the store like any retry. The summary reports each task: done or failed, retried or
+  not, how many attempts, on which actors.
 * **Nothing leaks.** ``stop()`` ends each pool before ``ray.shutdown()``; if the driver or an
-  actor dies first, the SDK's supervisor ends every CLI whose parent is gone.
+  actor dies first, the SDK's watchdog ends every CLI whose parent is gone.
 
-At least once: a step whose CLI died mid-turn runs again in the resumed conversation, which
-may already hold that step's prompt and some of its work. Make tools idempotent. A retry
-lands on the same actor (Ray retries actor tasks there), so the answers so far are kept in
-the actor; if the actor itself may die, keep progress outside it (see
-``examples/durable_temporal.py``).
+No finished step runs twice; a step cut mid-way (its CLI or actor died after its prompt)
+runs at least once more, in the resumed conversation, which may hold part of its work: it is
+asked to finish it (``claude_sdk.steps``). Make tools idempotent.
 
 Run (a logged-in CLI; Ray starts a local cluster, or set ``RAY_ADDRESS`` to join one)::
 
@@ -61,6 +64,8 @@ from claude_sdk.stores import DirectoryStore
 
 #: Times Ray retries a task that raised `TransientAgentError`.
 MAX_RETRIES = 3
+#: Times the driver sends a task to a new actor after the one running it died.
+MAX_ACTOR_DEATHS = 2
 
 
 @dataclass
@@ -80,6 +85,12 @@ class TaskOutcome:
     answers: list[str]
     attempts: int
     actor: str
+    #: "done" or "failed".
+    status: str = "done"
+    #: The run found work of an earlier attempt in the store (and went on from it).
+    resumed: bool = False
+    #: The actors that died while running it.
+    lost_on: list[str] = field(default_factory=list)
     error: str | None = None
 
 
@@ -91,12 +102,6 @@ class WorkerClosedError(Exception):
     """The actor's pool is not open (``serve()`` ended or failed): not retried."""
 
 
-@dataclass
-class _Progress:
-    attempts: int = 0
-    answers: list[str] = field(default_factory=list)
-
-
 def agent_options(store_dir: str, *, diskless: bool) -> cs.Options:
     """The options of every session (each key's session is chosen by the pool)."""
     return cs.Options(
@@ -104,19 +109,6 @@ def agent_options(store_dir: str, *, diskless: bool) -> cs.Options:
         session_store=DirectoryStore(store_dir),
         diskless=diskless,
     )
-
-
-async def _turn(session: cs.Session, prompt: str) -> str:
-    """Send one prompt; return the turn's text (an error result raises `ResultError`)."""
-    await session.send(prompt)
-    result = None
-    async for message in session.receive_response():
-        if isinstance(message, cs.ResultMessage):
-            result = message
-    assert result is not None  # receive_response ends with the turn's result
-    if result.is_error:
-        raise cs.ResultError(result=result)
-    return result.text
 
 
 @ray.remote(max_restarts=0, max_task_retries=MAX_RETRIES)
@@ -128,7 +120,7 @@ class AgentWorker:
         self.max_sessions = max_sessions
         # Built here, not shipped: a store holds locks and open files, which do not pickle.
         self.options = agent_options(store_dir, diskless=diskless)
-        self.progress: dict[str, _Progress] = {}
+        self.attempts: dict[str, int] = {}
         self.pool: cs.SessionPool | None = None
         self._opened: anyio.Event | None = None
         self._stop: anyio.Event | None = None
@@ -162,30 +154,34 @@ class AgentWorker:
 
     @ray.method(retry_exceptions=[TransientAgentError])
     async def run(self, task: AgentTask) -> TaskOutcome:
-        """Run the task's remaining steps in the session of its key (resumed on a retry)."""
+        """Run the task's steps that have no stored answer, in the session of its key."""
         opened, _ = self._events()
         await opened.wait()
         pool = self.pool
         if pool is None:
             raise WorkerClosedError(f"{self.name}: the session pool is closed")
-        progress = self.progress.setdefault(task.key, _Progress())
-        progress.attempts += 1
+        self.attempts[task.key] = self.attempts.get(task.key, 0) + 1
         outcome = TaskOutcome(
             key=task.key,
             session_id=cs.session_id_for(task.key),
-            answers=progress.answers,
-            attempts=progress.attempts,
+            answers=[],
+            attempts=self.attempts[task.key],
             actor=self.name,
         )
         try:
             async with pool.session(task.key) as session:
-                outcome.session_id = session.session_id or outcome.session_id
-                for step in task.steps[len(progress.answers) :]:
-                    progress.answers.append(await _turn(session, step))
+                # Read once the session is ours: the steps whose answer is stored are done.
+                options = self.options.resume_or_start(task.key)
+                steps = await cs.read_steps(options, task.steps)
+                outcome.resumed = steps.started
+                answers = {s.index: s.answer or "" for s in steps.done}
+                for state in steps.todo:
+                    answers[state.index] = await cs.run_step(session, state)
+            outcome.answers = [answers[i] for i in sorted(answers)]
         except cs.ClaudeSDKError as exc:
             if exc.retryable:
                 raise TransientAgentError(f"{task.key}: {exc}") from exc
-            outcome.error = f"{exc.kind}: {exc}"
+            outcome.status, outcome.error = "failed", f"{exc.kind}: {exc}"
         return outcome
 
 
@@ -200,21 +196,102 @@ def make_tasks(name: str, tasks: int, steps: int) -> list[AgentTask]:
     ]
 
 
-def _collect(task: AgentTask, ref: Any, actor: str) -> TaskOutcome:
-    """The task's outcome; a task Ray gave up on (retries spent, actor lost) as a failure."""
+def _first_line(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {(str(exc).splitlines() or [''])[0]}"
+
+
+def _served(name: str, ref: Any) -> dict[str, Any]:
+    """What an actor's ``serve()`` returned: its pool's counters once every CLI it ran has
+    ended; for an actor that died, ``died``."""
     try:
-        outcome: TaskOutcome = ray.get(ref)
-    except ray.exceptions.RayError as exc:
-        cause = exc.cause if isinstance(exc, ray.exceptions.RayTaskError) else None
+        found: dict[str, Any] = ray.get(ref, timeout=120)
+    except ray.exceptions.RayActorError:
+        return {"actor": name, "died": True}
+    return found
+
+
+@attrs.define
+class Driver:
+    """Sends tasks to actors, replaces an actor that died and sends its tasks again."""
+
+    args: argparse.Namespace
+    store_dir: str
+    #: slot -> (generation, actor); slot i's actor is named actor-i (actor-i.g after a death)
+    actors: dict[int, tuple[int, Any]] = attrs.field(factory=dict)
+    serving: dict[str, Any] = attrs.field(factory=dict)
+    died: list[str] = attrs.field(factory=list)
+
+    @staticmethod
+    def name(slot: int, generation: int) -> str:
+        return f"actor-{slot}" if generation == 0 else f"actor-{slot}.{generation}"
+
+    def start_actor(self, slot: int, generation: int) -> None:
+        actor = AgentWorker.remote(  # type: ignore[attr-defined]
+            self.name(slot, generation),
+            self.args.max_sessions,
+            self.store_dir,
+            self.args.diskless,
+        )
+        self.actors[slot] = (generation, actor)
+        self.serving[self.name(slot, generation)] = actor.serve.remote()
+
+    def submit(self, task: AgentTask, slot: int) -> tuple[Any, int, int]:
+        generation, actor = self.actors[slot]
+        return actor.run.remote(task), slot, generation
+
+    def run(self, tasks: list[AgentTask]) -> list[TaskOutcome]:
+        for slot in range(self.args.actors):
+            self.start_actor(slot, 0)
+        pending: dict[Any, tuple[AgentTask, int, int]] = {}
+        for i, task in enumerate(tasks):
+            ref, slot, generation = self.submit(task, i % self.args.actors)
+            pending[ref] = (task, slot, generation)
+        outcomes: dict[str, TaskOutcome] = {}
+        lost: dict[str, list[str]] = {}
+        while pending:
+            (ref,), _ = ray.wait(list(pending), num_returns=1)
+            task, slot, generation = pending.pop(ref)
+            name = self.name(slot, generation)
+            try:
+                outcome: TaskOutcome = ray.get(ref)
+            except ray.exceptions.RayActorError as exc:
+                # The actor died (ActorDiedError): its tasks fail, the driver goes on.
+                lost.setdefault(task.key, []).append(name)
+                if name not in self.died:
+                    self.died.append(name)
+                if len(lost[task.key]) > MAX_ACTOR_DEATHS:
+                    outcome = self.failed(task, name, f"actor died: {_first_line(exc)}")
+                else:
+                    if self.actors[slot][0] == generation:  # the first to see it replaces it
+                        self.start_actor(slot, generation + 1)
+                    ref, slot, generation = self.submit(task, slot)
+                    pending[ref] = (task, slot, generation)
+                    continue
+            except ray.exceptions.RayError as exc:  # retries spent, or the pool closed
+                cause = exc.cause if isinstance(exc, ray.exceptions.RayTaskError) else None
+                attempts = MAX_RETRIES + 1 if isinstance(cause, TransientAgentError) else 1
+                outcome = self.failed(task, name, f"gave up: {_first_line(exc)}", attempts)
+            outcome.lost_on = lost.get(task.key, [])
+            outcome.attempts += len(outcome.lost_on)
+            outcomes[task.key] = outcome
+        return [outcomes[task.key] for task in tasks]
+
+    def failed(self, task: AgentTask, actor: str, error: str, attempts: int = 1) -> TaskOutcome:
         return TaskOutcome(
             key=task.key,
             session_id=cs.session_id_for(task.key),
             answers=[],
-            attempts=MAX_RETRIES + 1 if isinstance(cause, TransientAgentError) else 1,
+            attempts=attempts,
             actor=actor,
-            error=f"gave up: {type(exc).__name__}: {str(exc).splitlines()[0]}",
+            status="failed",
+            error=error,
         )
-    return outcome
+
+    def stop(self) -> list[dict[str, Any]]:
+        """Stop every live actor's pool; each pool's counters (a dead actor's: ``died``)."""
+        for _, actor in self.actors.values():
+            actor.stop.remote()
+        return [_served(name, ref) for name, ref in self.serving.items()]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -239,42 +316,33 @@ def main(argv: Sequence[str] | None = None) -> int:
         ray.init()
     else:  # a local, single-node cluster on the loopback interface, no dashboard
         ray.init(
-            num_cpus=args.actors,
+            num_cpus=args.actors,  # a dead actor's CPU goes to its replacement
             include_dashboard=False,
             _node_ip_address="127.0.0.1",
             configure_logging=False,
         )
+    driver = Driver(args, store_dir)
     try:
-        actors = [
-            AgentWorker.remote(  # type: ignore[attr-defined]
-                f"actor-{i}", args.max_sessions, store_dir, args.diskless
-            )
-            for i in range(args.actors)
-        ]
-        serving = [actor.serve.remote() for actor in actors]
         try:
-            tasks = make_tasks(args.batch, args.tasks, args.steps)
-            refs = [actors[i % len(actors)].run.remote(task) for i, task in enumerate(tasks)]
-            outcomes = [
-                _collect(task, refs[i], f"actor-{i % len(actors)}") for i, task in enumerate(tasks)
-            ]
+            outcomes = driver.run(make_tasks(args.batch, args.tasks, args.steps))
         finally:
-            for actor in actors:
-                actor.stop.remote()
-            # serve() returns once its pool has ended every CLI it ran.
-            pools: list[dict[str, Any]] = ray.get(serving, timeout=120)
+            pools = driver.stop()
     finally:
         ray.shutdown()
     for outcome in outcomes:
         last = outcome.answers[-1] if outcome.answers else "-"
-        verdict = f"FAILED {outcome.error}" if outcome.error else f"ok: {last}"
-        print(f"{outcome.key} ({outcome.actor}, attempts {outcome.attempts}) {verdict}")
+        verdict = f"FAILED {outcome.error}" if outcome.error else f"done: {last}"
+        retried = f", retried ({outcome.attempts} attempts)" if outcome.attempts > 1 else ""
+        lost = f", actors lost: {', '.join(outcome.lost_on)}" if outcome.lost_on else ""
+        print(f"{outcome.key} ({outcome.actor}{retried}{lost}) {verdict}")
     summary = {
         "tasks": len(outcomes),
-        "succeeded": sum(o.error is None for o in outcomes),
-        "failed": sum(o.error is not None for o in outcomes),
+        "succeeded": sum(o.status == "done" for o in outcomes),
+        "failed": sum(o.status == "failed" for o in outcomes),
+        "retried": sum(o.attempts > 1 for o in outcomes),
         "retries": sum(o.attempts - 1 for o in outcomes),
-        "clis_started": sum(p["started"] for p in pools),
+        "actors_died": driver.died,
+        "clis_started": sum(p.get("started", 0) for p in pools),
         "seconds": round(time.monotonic() - started, 1),
         "pools": pools,
         "outcomes": [asdict(o) for o in outcomes],

@@ -257,6 +257,15 @@ NOT = {
     },
     "import claude_sdk.sync": {"claude_sdk.session", "claude_sdk.messages", "anyio"},
     "from claude_sdk import tool": {"claude_sdk.messages", "cattrs", "anyio", "mcp"},
+    # A worker reads its steps before it opens a session: no session, store or transport yet.
+    "from claude_sdk import read_steps": {
+        "mcp",
+        "cattrs",
+        "claude_sdk.session",
+        "claude_sdk.options",
+        "claude_sdk.stores",
+        "claude_sdk.transports",
+    },
 }
 
 

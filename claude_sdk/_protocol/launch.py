@@ -179,6 +179,10 @@ class LaunchSpec:
         max_line_bytes: the longest stdout line accepted.
         shutdown_grace: seconds the CLI gets to exit after stdin closes before SIGTERM.
         stderr: called with each stderr line (exceptions are logged and contained).
+        transcripts: files to write under the CLI's project directory for ``cwd`` on its
+            side before it starts (relative path -> bytes): a resume from a session store
+            through a transport whose CLI reads another disk (`Transport.runs_here` False);
+            the remote transports' wrapper writes them. Empty otherwise.
     """
 
     argv: tuple[str, ...] = (DEFAULT_CLI, *BASE_ARGS)
@@ -190,6 +194,7 @@ class LaunchSpec:
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
     shutdown_grace: float = 5.0
     stderr: Callable[[str], object] | None = attrs.field(default=None, eq=False)
+    transcripts: Mapping[str, bytes] = attrs.field(factory=dict, repr=_names_only)
 
     def with_cli(self, path: str) -> LaunchSpec:
         """A copy whose ``argv[0]`` is ``path`` (a resolved CLI)."""

@@ -41,11 +41,12 @@ from typing import TYPE_CHECKING, Any, Final
 
 import anyio
 
-from ..errors import SessionStoreError
+from ..errors import SessionBusyError, SessionStoreError
 from ..stores._keys import key_for_file
 
 if TYPE_CHECKING:
     from ..stores._contract import SessionKey, SessionStore
+    from .lease import HeldLease
 
 __all__ = ["TranscriptMirror"]
 
@@ -108,6 +109,10 @@ class TranscriptMirror:
         eager: flush at every frame rather than once per turn.
         fail: called with the error when a batch is given up and the session must end
             (``session_store_errors="raise"``); None: log and keep it in ``failures``.
+        lease: the session's lease: appends go through its fence (`HeldLease.append`).
+        end: called with the `SessionBusyError` when the fence refuses an append (another
+            owner took the session over): the session ends, whatever
+            ``session_store_errors`` says, and the lines stay in ``failures``.
     """
 
     def __init__(
@@ -119,8 +124,12 @@ class TranscriptMirror:
         eager: bool = False,
         fail: Any = None,
         store_timeout: float = STORE_TIMEOUT,
+        lease: HeldLease | None = None,
+        end: Any = None,
     ) -> None:
         self._store = store
+        self._lease = lease
+        self._end = end
         self._projects_dir = projects_dir
         self._project_key = project_key
         self._eager = eager
@@ -288,7 +297,24 @@ class TranscriptMirror:
                 await anyio.sleep(BACKOFF[attempt - 1])
             try:
                 with anyio.fail_after(self._store_timeout):
-                    await self._store.append(key, entries)
+                    if self._lease is not None:
+                        await self._lease.append(key, entries)
+                    else:
+                        await self._store.append(key, entries)
+            except SessionBusyError as exc:  # fenced out: never stored by this session
+                self._lost.append(
+                    SessionStoreError(
+                        f"session store append refused, {len(entries)} transcript lines not "
+                        f"stored: {exc}",
+                        operation="append",
+                        key={k: str(v) for k, v in key.items()},
+                        entries=len(entries),
+                    )
+                )
+                self._backlog.pop(_ident(key), None)
+                if self._end is not None:
+                    self._end(exc)
+                return
             except TimeoutError:
                 reason = f"no answer within {self._store_timeout:g} s (not retried)"
                 break

@@ -29,6 +29,7 @@ import os
 import shutil
 import tempfile
 import time
+import uuid
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Final
@@ -40,17 +41,20 @@ import attrs
 from .._paths import canonical as _canonical
 from .._paths import cli_config_dir, project_slug
 from .._paths import is_uuid as _is_uuid
-from ..errors import SessionNotFoundError, SessionStoreError, TranscriptGapError
+from ..errors import OptionsError, SessionNotFoundError, SessionStoreError, TranscriptGapError
 from ..options import Options
 from ..stores import _chain
 from ..stores._contract import SessionKey, SessionStore
 from ..stores._keys import subpath_is_safe
+from ..stores._lease import has_leases
 from ..stores._memory import checked_load
 from ..transports._watchdog import (
     hold_directory,
     release_directory,
     release_directory_blocking,
 )
+from . import lease
+from .lease import HeldLease
 
 __all__ = ["Prepared", "prepare"]
 
@@ -70,6 +74,7 @@ class Prepared:
         projects_dir: the CLI's ``projects`` directory on this machine.
         temporary: the diskless configuration directory, removed by `cleanup`.
         stored: the session store holds the session being resumed.
+        lease: the session's lease in the store, released by `cleanup`.
     """
 
     options: Options
@@ -77,9 +82,15 @@ class Prepared:
     temporary: Path | None = None
     #: The session store holds the session being resumed (its transcript was written here).
     stored: bool = False
+    #: The session's lease on its key in the store (`claude_sdk._session.lease`).
+    lease: HeldLease | None = None
+    #: The store's transcripts for a CLI on another disk (relative path -> bytes).
+    transcripts: dict[str, bytes] = attrs.field(factory=dict)
 
     async def cleanup(self) -> None:
-        """Remove the diskless directory (shielded; never raises)."""
+        """Give the lease up and remove the diskless directory (shielded; never raises)."""
+        if self.lease is not None:
+            await self.lease.release()
         if self.temporary is not None:
             path, self.temporary = self.temporary, None
             with anyio.CancelScope(shield=True):
@@ -87,8 +98,12 @@ class Prepared:
                 await release_directory(str(path))
 
 
-async def prepare(options: Options) -> Prepared:
+async def prepare(options: Options, *, runs_here: bool = True) -> Prepared:
     """Resolve the store, start-or-resume and diskless options (see the module docstring).
+
+    ``runs_here`` False (the transport's CLI reads another disk: SSH, a container): the
+    store's transcripts are not written here but kept in `Prepared.transcripts`, for the
+    transport to write on the CLI's side; the mirror finds the key in each path.
 
     Raises:
         SessionNotFoundError: ``resume`` names a session that exists nowhere and
@@ -98,7 +113,14 @@ async def prepare(options: Options) -> Prepared:
             file on this machine) has a gap no copy here fills (``retryable``).
     """
     store = options.session_store
-    checked = options.resume is not None and _is_uuid(options.resume)  # its chain is checked
+    if not runs_here and options.diskless:
+        raise OptionsError(
+            "Options.diskless keeps the CLI's files in a temporary directory on this machine, "
+            "and this transport's CLI reads another disk (SSH, a container): give that CLI "
+            "a temporary CLAUDE_CONFIG_DIR on its side instead (Options.env)",
+            option="diskless",
+        )
+    checked = runs_here and options.resume is not None and _is_uuid(options.resume)
     if store is None and options.resume_missing != "start" and not checked:
         return Prepared(options, None)
     env = dict(options.env)
@@ -108,7 +130,7 @@ async def prepare(options: Options) -> Prepared:
         env["CLAUDE_CONFIG_DIR"] = str(temporary)
         options = attrs.evolve(options, env=env)
     config = Path(temporary) if temporary is not None else _config_dir(env)
-    prepared = Prepared(options, str(config / "projects"), temporary)
+    prepared = Prepared(options, str(config / "projects") if runs_here else None, temporary)
     try:
         prepared.options = await _resolve(options, store, config, prepared)
     except BaseException:
@@ -130,10 +152,13 @@ async def _resolve(
             return options  # nothing stored: the CLI continues from local files, or starts
         options = attrs.evolve(options, continue_conversation=False, resume=newest)
         session_id = newest
+    if store is not None:
+        options = await _take_lease(options, store, project_key, session_id, prepared)
     if session_id is None or not _is_uuid(session_id):
         return options  # a title or search term: the CLI's business
     local = project_dir / f"{session_id}.jsonl"
-    found = local.is_file()
+    runs_here = prepared.projects_dir is not None
+    found = runs_here and local.is_file()
     if store is None and found:
         # The CLI's own file: a torn line (a crash mid-write) may have cut its chain.
         await anyio.to_thread.run_sync(check_local, local, session_id)
@@ -141,9 +166,20 @@ async def _resolve(
         key: SessionKey = {"project_key": project_key, "session_id": session_id}
         entries = await _load(store, key, options.session_store_load_timeout)
         if entries:
-            await _materialise(store, key, entries, project_dir, options.session_store_load_timeout)
+            files = await _materialise(
+                store,
+                key,
+                entries,
+                project_dir if runs_here else None,
+                options.session_store_load_timeout,
+            )
+            prepared.transcripts = files
             found = prepared.stored = True
     if found:
+        return options
+    if not runs_here and options.resume_missing == "start":
+        # The CLI's own disk is not ours to look at: it resumes its copy if it has one, and
+        # `open_session` starts the session when it does not (never over a stored one).
         return options
     if options.resume_missing == "start":
         logger.debug("session %s exists nowhere: starting it with that id", session_id)
@@ -154,6 +190,40 @@ async def _resolve(
             f"{project_key!r}) nor in {project_dir}",
             session_id=session_id,
         )
+    return options
+
+
+async def _take_lease(
+    options: Options,
+    store: SessionStore,
+    project_key: str,
+    resumed: str | None,
+    prepared: Prepared,
+) -> Options:
+    """Take the lease of the session the CLI will write (``Options.session_lease``), before
+    the store is read for it. A new session gets its id here (``--session-id``), so that it
+    is leased before the CLI starts; a resume by title, or a ``continue_conversation`` the
+    store has nothing for, is not leased (its id is the CLI's to find)."""
+    if options.session_lease is None or not has_leases(store):
+        return options
+    if options.session_id is not None:
+        session_id = options.session_id  # a new session (or a fork) under a chosen id
+    elif resumed is not None and not options.fork_session:
+        if not _is_uuid(resumed):
+            return options
+        session_id = resumed
+    elif options.continue_conversation:
+        return options
+    else:  # a new session, or a fork: its id chosen now
+        session_id = str(uuid.uuid4())
+        options = attrs.evolve(options, session_id=session_id)
+    prepared.lease = await lease.acquire(
+        store,
+        {"project_key": project_key, "session_id": session_id},
+        mode=options.session_lease,
+        ttl=options.session_lease_ttl,
+        answer_within=options.session_store_load_timeout,
+    )
     return options
 
 
@@ -192,9 +262,12 @@ async def _materialise(
     store: SessionStore,
     key: SessionKey,
     entries: list[dict[str, Any]],
-    project_dir: Path,
+    project_dir: Path | None,
     seconds: float | None,
-) -> None:
+) -> dict[str, bytes]:
+    """The session's transcripts from the store (and those kept under it), checked whole:
+    written into ``project_dir`` (the CLI reads this disk), or, with ``project_dir`` None,
+    returned as relative path -> bytes for the transport to write on the CLI's side."""
     session_id = key["session_id"]
     files: dict[str, list[dict[str, Any]]] = {f"{session_id}.jsonl": entries}
     lister = getattr(store, "list_subkeys", None)
@@ -215,7 +288,30 @@ async def _materialise(
             sub = await _load(store, {**key, "subpath": subpath}, seconds)
             if sub:
                 files[f"{session_id}/{subpath}.jsonl"] = sub
+    if project_dir is None:
+        return await anyio.to_thread.run_sync(_far_files, files, session_id)
     await anyio.to_thread.run_sync(_write_files, project_dir, files, session_id)
+    return {}
+
+
+def _far_files(files: dict[str, list[dict[str, Any]]], session_id: str) -> dict[str, bytes]:
+    """The files a CLI on another disk gets (relative path -> bytes), each chain checked
+    whole (no copy here can fill a gap: the far side's own copy is not ours to read).
+
+    Raises:
+        TranscriptGapError: a file's chain has a gap.
+    """
+    out: dict[str, bytes] = {}
+    for relative, entries in files.items():
+        metadata = [e for e in entries if e.get("type") == "agent_metadata"]
+        lines = [e for e in entries if e.get("type") != "agent_metadata"]
+        whole = _chain.fill(lines, [])
+        _check_whole(whole, session_id, relative)
+        out[relative] = b"".join(_line(e) for e in whole)
+        if metadata:
+            meta = {k: v for k, v in metadata[-1].items() if k != "type"}
+            out[relative[: -len(".jsonl")] + ".meta.json"] = _line(meta)
+    return out
 
 
 def _write_files(

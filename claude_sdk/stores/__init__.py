@@ -6,14 +6,19 @@ With ``Options(session_store=store)`` the CLI mirrors every transcript line it w
 ``claude-agent-sdk``'s, so a store written for either SDK works with both:
 
 * ``append(key, entries)`` and ``load(key)`` are required; ``list_sessions(project_key)``,
-  ``delete(key)`` and ``list_subkeys(key)`` are optional (probed with ``getattr``);
+  ``list_session_summaries(project_key)``, ``delete(key)`` and ``list_subkeys(key)`` are
+  optional (probed with ``getattr``);
 * a key is ``{"project_key", "session_id"}``, plus ``"subpath"`` for a file kept under the
   session (a subagent's transcript);
 * ``load`` gives back entries deep-equal to those appended, in order, or ``None`` for a key
   never written; an entry whose ``uuid`` is already stored under the key is not stored
   again (a retried batch may overlap one that landed);
 * ``list_sessions`` lists main transcripts only, ``mtime`` in epoch milliseconds from the
-  store's own clock; deleting a main key deletes its subkeys.
+  store's own clock; deleting a main key deletes its subkeys;
+* ``list_session_summaries`` gives a `SessionSummaryEntry` per main transcript, which the
+  store keeps up to date in ``append`` with `fold_session_summary` (the official SDK's
+  function, with its contract), so that listing a project is one call instead of a
+  ``load`` per session. Every shipped store has it.
 
 Which store:
 
@@ -45,6 +50,7 @@ from ._contract import SessionListSubkeysKey as SessionListSubkeysKey
 from ._contract import SessionStore as SessionStore
 from ._contract import SessionStoreEntry as SessionStoreEntry
 from ._contract import SessionStoreListEntry as SessionStoreListEntry
+from ._contract import SessionSummaryEntry as SessionSummaryEntry
 from ._keys import session_id_for as session_id_for
 
 if TYPE_CHECKING:
@@ -53,6 +59,7 @@ if TYPE_CHECKING:
     from ._import import import_session_to_store as import_session_to_store
     from ._memory import MemoryStore as MemoryStore
     from ._redis import RedisStore as RedisStore
+    from ._summary import fold_session_summary as fold_session_summary
 
 __all__ = [
     "SessionStore",
@@ -60,6 +67,8 @@ __all__ = [
     "SessionListSubkeysKey",
     "SessionStoreEntry",
     "SessionStoreListEntry",
+    "SessionSummaryEntry",
+    "fold_session_summary",
     "MemoryStore",
     "DirectoryStore",
     "RedisStore",
@@ -85,6 +94,8 @@ if not TYPE_CHECKING:  # hidden from type checkers: a typo must stay an error, n
             from . import _redis as module
         elif name in ("import_session_to_store", "ImportedSession"):
             from . import _import as module
+        elif name == "fold_session_summary":
+            from . import _summary as module
         else:
             raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
         value = getattr(module, name)

@@ -9,8 +9,9 @@ shape and by meaning, so a store written for either SDK works with both:
 * entries are the CLI's transcript lines as JSON objects, passed through untouched: a store
   must give back entries deep-equal to what it was given, in append order (byte equality
   is not required);
-* ``append`` and ``load`` are required; ``list_sessions``, ``delete`` and ``list_subkeys``
-  are optional and probed with ``getattr`` (a duck-typed class need not subclass anything).
+* ``append`` and ``load`` are required; ``list_sessions``, ``list_session_summaries``,
+  ``delete`` and ``list_subkeys`` are optional and probed with ``getattr`` (a duck-typed
+  class need not subclass anything).
 
 Invariants every shipped store keeps and `claude_sdk.testing.store_conformance` checks:
 
@@ -19,6 +20,10 @@ Invariants every shipped store keeps and `claude_sdk.testing.store_conformance` 
   batch may overlap one that landed); entries without a ``uuid`` are always appended;
 * ``list_sessions(project_key)`` lists main transcripts only, with ``mtime`` in epoch
   milliseconds taken from the store's own clock;
+* ``list_session_summaries(project_key)`` gives one `SessionSummaryEntry` per main
+  transcript, kept up to date inside ``append`` with
+  `claude_sdk.stores.fold_session_summary` (subkeys do not change it), its ``mtime`` on
+  the clock of ``list_sessions``; deleting the session deletes its summary;
 * deleting a main key deletes its subkeys; deleting a subkey deletes only that subkey;
 * keys are data, never paths: a store must not let ``project_key``, ``session_id`` or
   ``subpath`` reach outside its own namespace (``..``, ``/``, NUL).
@@ -36,6 +41,7 @@ __all__ = [
     "SessionStore",
     "SessionStoreEntry",
     "SessionStoreListEntry",
+    "SessionSummaryEntry",
 ]
 
 
@@ -63,6 +69,22 @@ class SessionStoreListEntry(TypedDict):
     session_id: str
     mtime: int
     """Last write, epoch milliseconds, from the store's own clock."""
+
+
+class SessionSummaryEntry(TypedDict):
+    """One row of ``list_session_summaries``: a session's summary, kept by the store.
+
+    The official SDK's type, key for key. A store makes it with `fold_session_summary`
+    inside ``append`` and keeps it as it is; it never reads ``data``.
+    """
+
+    session_id: str
+    mtime: int
+    """When the store last wrote the summary, epoch milliseconds, on the clock of
+    ``list_sessions`` (never an entry's own time: a summary older than ``list_sessions``
+    says is stale, and a listing loads the session instead)."""
+    data: dict[str, Any]
+    """What the SDKs derive from the entries; the store keeps it as it is."""
 
 
 SessionStoreEntry = dict[str, Any]

@@ -1,7 +1,15 @@
 """`DirectoryStore`: a `SessionStore` in JSON-lines files under one directory.
 
 Layout, the CLI's own: ``<root>/<project_key>/<session_id>.jsonl`` for a main transcript,
-``<root>/<project_key>/<session_id>/<subpath>.jsonl`` for a file kept under the session.
+``<root>/<project_key>/<session_id>/<subpath>.jsonl`` for a file kept under the session;
+and ``<root>/<project_key>/<session_id>.summary``, the session's summary
+(`list_session_summaries`): JSON of the summary, the transcript's inode, the offset of the
+last line it folds and a hash of the bytes before it. An append rewrites it under the
+transcript's lock (atomically, by rename); a listing checks it against the transcript and
+folds the lines after its offset (from the start if it is missing or was made from another
+file), so a summary is always the fold of what ``load`` gives, whoever appended. A sidecar
+file rather than a fold of every transcript at each listing: a listing reads a small file and
+the tail the summary lacks, not whole transcripts.
 Directories are created ``0o700`` and files ``0o600`` (transcripts hold prompts and code).
 
 Guarantees, for every process that uses a `DirectoryStore` on the same root:
@@ -35,8 +43,10 @@ from __future__ import annotations
 import errno
 import fcntl
 import hashlib
+import json
 import logging
 import os
+import tempfile
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
@@ -45,15 +55,28 @@ from typing import Any, TypeVar
 
 import anyio.to_thread
 import attrs
+import orjson
 
+from .._listing import pread_all as _pread_all
 from ..errors import OptionsError, SessionStoreError
 from ._contract import (
     SessionKey,
     SessionListSubkeysKey,
     SessionStoreEntry,
     SessionStoreListEntry,
+    SessionSummaryEntry,
 )
-from ._memory import check_key, check_project, check_session, decode_entry, encode_entry, uuid_of
+from ._lease import SessionLease
+from ._memory import (
+    check_key,
+    check_project,
+    check_session,
+    decode_entry,
+    decode_lines,
+    encode_entry,
+    uuid_of,
+)
+from ._summary import fold_for_store, has_listing_state
 
 __all__ = ["DirectoryStore"]
 
@@ -62,6 +85,12 @@ logger = logging.getLogger("claude_sdk.stores")
 _T = TypeVar("_T")
 
 _SUFFIX = ".jsonl"
+#: A session's lease file: ``<project>/<session id>.lease`` (no session id ends so here).
+_LEASE = ".lease"
+#: A session's summary: ``<project>/<session id>.summary`` (no session id ends so here).
+_SUMMARY = ".summary"
+#: Bytes before a summary's offset whose hash it keeps (to tell the file it was made from).
+_SUMMARY_CHECK = 64
 #: The longest file or directory name part a key may give (``NAME_MAX`` less ``.jsonl``).
 _MAX_NAME_BYTES = 255 - len(_SUFFIX)
 #: The most ``/``-separated parts a subpath may have.
@@ -104,7 +133,33 @@ def _dir_name(part: str, what: str) -> str:
             "with a transcript file in a DirectoryStore)",
             option=what,
         )
+    if what == "session_id" and part.endswith(_SUMMARY):
+        raise OptionsError(
+            f"session store key: session_id {part[:80]!r} ends in {_SUMMARY} (it would "
+            "clash with a session's summary file in a DirectoryStore)",
+            option=what,
+        )
+    if what == "session_id" and part.endswith(_LEASE):
+        raise OptionsError(
+            f"session store key: session_id {part[:80]!r} ends in {_LEASE} (it would clash "
+            "with a session's lease file in a DirectoryStore)",
+            option=what,
+        )
     return _name(part, what)
+
+
+def _read_lease(fd: int) -> dict[str, Any]:
+    """The record of a lease file (empty if it has none yet, or a torn one)."""
+    try:
+        record = json.loads(os.pread(fd, 4096, 0) or b"{}")
+    except ValueError:
+        return {}
+    return record if isinstance(record, dict) else {}
+
+
+def _token_of(record: dict[str, Any]) -> int:
+    token = record.get("token")
+    return token if isinstance(token, int) and not isinstance(token, bool) else 0
 
 
 def _absolute(path: str | os.PathLike[str]) -> str:
@@ -130,6 +185,9 @@ class DirectoryStore:
     _stripes: tuple[threading.Lock, ...] = attrs.field(
         factory=lambda: tuple(threading.Lock() for _ in range(_STRIPES)), init=False
     )
+    #: Leases this process holds: lease file -> (fd holding its flock, owner, token).
+    _held: dict[str, tuple[int, str, int]] = attrs.field(factory=dict, init=False)
+    _held_lock: threading.Lock = attrs.field(factory=threading.Lock, init=False)
 
     def __repr__(self) -> str:
         return f"DirectoryStore({self.root!r}, fsync={self.fsync!r})"
@@ -148,11 +206,98 @@ class DirectoryStore:
             OptionsError: ``key`` is invalid or an entry is not a JSON object.
             SessionStoreError: the file could not be written.
         """
-        path, _ = self._path(key)
+        path, main = self._path(key)
         encoded = [(uuid_of(e), encode_entry(e, i)) for i, e in enumerate(entries)]
         if not encoded:
             return
-        await self._run("append", key, len(encoded), self._append_sync, path, encoded)
+        await self._run("append", key, len(encoded), self._append_sync, path, encoded, main)
+
+    # -- leases (see claude_sdk.stores._lease) ----------------------------------------
+
+    async def acquire_lease(
+        self, key: SessionListSubkeysKey, owner: str, ttl: float, replace: str | None = None
+    ) -> SessionLease:
+        """Take the session's lease for ``owner``: an ``flock`` on ``<session id>.lease``
+        held while this process lives (``ttl`` and ``replace`` are not needed: the kernel
+        lets a dead owner's lock go); the lease now in force.
+
+        Raises:
+            OptionsError: ``key`` is invalid.
+            SessionStoreError: the lease file could not be opened or written.
+        """
+        path = self._lease_path(key)
+        return await self._run("acquire_lease", key, 0, self._acquire_sync, path, owner)
+
+    async def renew_lease(
+        self, key: SessionListSubkeysKey, owner: str, token: int, ttl: float
+    ) -> bool:
+        """Whether this process still holds ``owner``'s lease (an ``flock`` needs no renewal)."""
+        path = self._lease_path(key)
+        with self._held_lock:
+            held = self._held.get(path)
+        return held is not None and held[1:] == (owner, token)
+
+    async def release_lease(self, key: SessionListSubkeysKey, owner: str, token: int) -> None:
+        """Let ``owner``'s lease go (the file stays: it keeps the last token)."""
+        path = self._lease_path(key)
+        with self._held_lock:
+            held = self._held.get(path)
+            if held is None or held[1:] != (owner, token):
+                return
+            del self._held[path]
+        os.close(held[0])  # closing releases the flock
+
+    async def append_fenced(
+        self, key: SessionKey, entries: list[SessionStoreEntry], token: int
+    ) -> bool:
+        """`append`, if this process holds the session's lease with ``token`` (while it does,
+        nobody else can have a newer one); False, and nothing stored, otherwise."""
+        lease = self._lease_path(key)
+        with self._held_lock:
+            held = self._held.get(lease)
+        if held is None or held[2] != token:
+            return False
+        await self.append(key, entries)
+        return True
+
+    def _lease_path(self, key: SessionListSubkeysKey | SessionKey) -> str:
+        project_key, session_id = check_session(key)
+        return os.path.join(
+            self.root,
+            _name(project_key, "project_key"),
+            _dir_name(session_id, "session_id") + _LEASE,
+        )
+
+    def _acquire_sync(self, path: str, owner: str) -> SessionLease:
+        with self._held_lock:
+            held = self._held.get(path)
+            if held is not None and held[1] == owner:
+                return {"owner": owner, "token": held[2], "expires_in": None}
+        _make_dirs(os.path.dirname(path))
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                record = _read_lease(fd)
+                holder = record.get("owner")
+                return {
+                    "owner": holder if isinstance(holder, str) else "?",
+                    "token": _token_of(record),
+                    "expires_in": None,
+                }
+            token = _token_of(_read_lease(fd)) + 1
+            data = json.dumps({"owner": owner, "token": token}).encode()
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, data, 0)
+            if self.fsync:
+                os.fsync(fd)
+        except BaseException:
+            os.close(fd)
+            raise
+        with self._held_lock:
+            self._held[path] = (fd, owner, token)
+        return {"owner": owner, "token": token, "expires_in": None}
 
     async def load(self, key: SessionKey) -> list[SessionStoreEntry] | None:
         """Every whole entry in ``key``'s file in order, or None if there is none.
@@ -174,6 +319,23 @@ class DirectoryStore:
         directory = os.path.join(self.root, _name(check_project(project_key), "project_key"))
         key = {"project_key": project_key}
         return await self._run("list_sessions", key, 0, _list_sessions, directory, abandon=True)
+
+    async def list_session_summaries(self, project_key: str) -> list[SessionSummaryEntry]:
+        """The summary of each main transcript of ``project_key``, ``mtime`` the file's.
+
+        Each is the session's ``<session id>.summary`` file brought up to date with the
+        lines appended since it was written (by a process that kept no summary, or one that
+        stopped before it wrote it): so it always folds exactly what `load` returns.
+
+        Raises:
+            OptionsError: ``project_key`` is invalid.
+            SessionStoreError: the directory could not be read.
+        """
+        directory = os.path.join(self.root, _name(check_project(project_key), "project_key"))
+        key = {"project_key": project_key}
+        return await self._run(
+            "list_session_summaries", key, 0, self._summaries_sync, directory, abandon=True
+        )
 
     async def delete(self, key: SessionKey) -> None:
         """Delete ``key``'s file; for a main key, every file kept under the session too.
@@ -287,7 +449,9 @@ class DirectoryStore:
                 finally:
                     os.close(fd)  # closing releases the flock
 
-    def _append_sync(self, path: str, encoded: list[tuple[str | None, bytes]]) -> None:
+    def _append_sync(
+        self, path: str, encoded: list[tuple[str | None, bytes]], main: bool = False
+    ) -> None:
         with self._locked(path, create=True) as fd:
             assert fd is not None
             index = self._catch_up(path, fd)
@@ -316,6 +480,30 @@ class DirectoryStore:
             index.uuids |= new
             index.offset += len(data)
             index.clean_end = True
+            if main:
+                try:
+                    _write_summary(path, _summary_of(path, fd)[1])
+                except Exception:  # the lines landed; a summary behind is caught up later
+                    logger.warning("%s: summary not written", path, exc_info=True)
+
+    def _summaries_sync(self, directory: str) -> list[SessionSummaryEntry]:
+        found: list[SessionSummaryEntry] = []
+        for row in _list_sessions(directory):
+            path = os.path.join(directory, row["session_id"] + _SUFFIX)
+            try:
+                fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW)
+            except FileNotFoundError:  # deleted since
+                continue
+            try:
+                summary, record = _summary_of(path, fd)
+            finally:
+                os.close(fd)
+            try:  # keep the catching up for the next reader (any prefix state is valid)
+                _write_summary(path, record)
+            except OSError as exc:
+                logger.debug("%s: summary not written (%s)", path, exc)
+            found.append(summary)
+        return found
 
     def _catch_up(self, path: str, fd: int) -> _Index:
         """The file's index, brought up to date with what other processes appended."""
@@ -370,6 +558,9 @@ class DirectoryStore:
             with self._locked(file, create=False) as fd:
                 if fd is not None:
                     os.unlink(file)
+                if cascade is not None and file == path:  # under the lock appends write it
+                    with suppress(FileNotFoundError):
+                        os.unlink(path[: -len(_SUFFIX)] + _SUMMARY)
         with self._cache_lock:
             for file in files:
                 self._cache.pop(file, None)
@@ -406,6 +597,78 @@ def _uuid_in_line(line: bytes) -> str | None:
         return uuid_of(decode_entry(line))
     except ValueError:
         return None
+
+
+def _summary_of(path: str, fd: int) -> tuple[SessionSummaryEntry, dict[str, Any] | None]:
+    """The summary of the transcript open as ``fd``, folded over its whole lines, and the
+    record to write as its summary file (None when that file is up to date).
+
+    The summary file's summary is caught up with the lines after its offset; it is folded
+    from the start when the file is missing, or was made from another file (a deleted and
+    remade transcript: another inode, or other bytes before the offset) or version."""
+    st = os.fstat(fd)
+    session_id = os.path.basename(path)[: -len(_SUFFIX)]
+    prev, offset = _read_summary(path, fd, st, session_id)
+    summary = prev
+    record = None
+    if prev is None or offset < st.st_size:
+        data = _pread_all(fd, st.st_size - offset, offset)
+        cut = data.rfind(b"\n") + 1
+        summary = fold_for_store(prev, session_id, decode_lines(data[:cut].split(b"\n")))
+        offset += cut
+        record = {"ino": st.st_ino, "offset": offset, "check": _check_at(fd, offset)}
+    assert summary is not None
+    summary["mtime"] = st.st_mtime_ns // 1_000_000
+    if record is not None:
+        record["summary"] = summary
+    return summary, record
+
+
+def _read_summary(
+    path: str, fd: int, st: os.stat_result, session_id: str
+) -> tuple[SessionSummaryEntry | None, int]:
+    """The summary file's summary and offset, if it was made from this file (its inode, and
+    the bytes before its offset), else ``(None, 0)``."""
+    try:
+        with open(path[: -len(_SUFFIX)] + _SUMMARY, "rb") as file:
+            record = json.loads(file.read())
+        ino, offset, check = record["ino"], record["offset"], record["check"]
+        summary = record["summary"]
+        if (
+            ino == st.st_ino
+            and isinstance(offset, int)
+            and 0 < offset <= st.st_size
+            and summary["session_id"] == session_id
+            and has_listing_state(summary)
+            and _check_at(fd, offset) == check
+        ):
+            return summary, offset
+    except (OSError, ValueError, TypeError, KeyError):
+        pass
+    return None, 0
+
+
+def _write_summary(path: str, record: dict[str, Any] | None) -> None:
+    """Replace the summary file with ``record`` (atomically: a reader sees the old one or
+    this one); nothing for None."""
+    if record is None:
+        return
+    directory, name = os.path.split(path[: -len(_SUFFIX)] + _SUMMARY)
+    fd, temporary = tempfile.mkstemp(dir=directory, prefix=f".{name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(orjson.dumps(record))
+        os.replace(temporary, os.path.join(directory, name))
+    except BaseException:
+        with suppress(FileNotFoundError):
+            os.unlink(temporary)
+        raise
+
+
+def _check_at(fd: int, offset: int) -> str:
+    """A hash of the bytes just before ``offset`` (the file a summary was made from)."""
+    data = os.pread(fd, min(offset, _SUMMARY_CHECK), max(0, offset - _SUMMARY_CHECK))
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
 def _list_sessions(directory: str) -> list[SessionStoreListEntry]:

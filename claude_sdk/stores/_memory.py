@@ -11,7 +11,9 @@ Contract (as for every shipped store, see `claude_sdk.stores`):
   increasing from one write to the next in this process; subkeys have no ``mtime`` of their
   own in `list_sessions`;
 * keys are checked by `check_key` (the same rules in every store, so a key one store takes
-  every store takes): an invalid key raises `OptionsError`, a `ValueError`.
+  every store takes): an invalid key raises `OptionsError`, a `ValueError`;
+* a session's summary (`list_session_summaries`) is folded, in the same locked step as the
+  append, over the lines that append stored (`fold_for_store`), and goes with the session.
 
 The module also holds the helpers the other stores share: `check_key`, `encode_entry`,
 `decode_entry` and `uuid_of`; and `checked_load`, the one check of what any store's ``load``
@@ -26,7 +28,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import attrs
@@ -38,14 +40,18 @@ from ._contract import (
     SessionListSubkeysKey,
     SessionStoreEntry,
     SessionStoreListEntry,
+    SessionSummaryEntry,
 )
 from ._keys import check_key_part, subpath_is_safe
+from ._lease import SessionLease
+from ._summary import fold_for_store
 
 __all__ = [
     "MemoryStore",
     "check_key",
     "checked_load",
     "decode_entry",
+    "decode_lines",
     "encode_entry",
     "uuid_of",
 ]
@@ -181,6 +187,19 @@ def checked_load(answer: object, key: Mapping[str, Any]) -> list[SessionStoreEnt
     return answer
 
 
+def decode_lines(lines: Iterable[bytes | str]) -> list[SessionStoreEntry]:
+    """The entries of stored lines, in order; a line that is not a JSON object is skipped
+    (as `DirectoryStore` skips a torn line on load)."""
+    entries = []
+    for line in lines:
+        if line:
+            try:
+                entries.append(decode_entry(line))
+            except ValueError:
+                continue
+    return entries
+
+
 def decode_entry(line: bytes | str) -> SessionStoreEntry:
     """The entry `encode_entry` wrote.
 
@@ -210,6 +229,8 @@ class _Transcript:
 class _Session:
     main: _Transcript | None = None
     subs: dict[str, _Transcript] = attrs.field(factory=dict)
+    #: The main transcript's summary (`fold_for_store`), as JSON.
+    summary: bytes | None = None
 
 
 @attrs.define(eq=False)
@@ -224,6 +245,10 @@ class MemoryStore:
     _projects: dict[str, dict[str, _Session]] = attrs.field(factory=dict, init=False)
     _lock: threading.Lock = attrs.field(factory=threading.Lock, init=False)
     _last_mtime: int = attrs.field(default=0, init=False)
+    #: Leases by session: (owner, token, expiry on the monotonic clock).
+    _leases: dict[tuple[str, str], tuple[str, int, float]] = attrs.field(factory=dict, init=False)
+    #: The last token issued per session (kept when the session is deleted).
+    _lease_tokens: dict[tuple[str, str], int] = attrs.field(factory=dict, init=False)
 
     def __reduce__(self) -> Any:
         # A copy in another process would be a second store that nobody writes to.
@@ -238,28 +263,97 @@ class MemoryStore:
         Raises:
             OptionsError: ``key`` is invalid or an entry is not a JSON object.
         """
-        project_key, session_id, subpath = check_key(key)
+        where = check_key(key)
         encoded = [(uuid_of(e), encode_entry(e, i)) for i, e in enumerate(entries)]
         if not encoded:
             return
         with self._lock:
-            session = self._projects.setdefault(project_key, {}).setdefault(session_id, _Session())
-            if subpath is None:
-                if session.main is None:
-                    session.main = _Transcript()
-                transcript = session.main
+            self._append_locked(where, encoded)
+
+    def _append_locked(
+        self, where: tuple[str, str, str | None], encoded: list[tuple[str | None, bytes]]
+    ) -> None:
+        project_key, session_id, subpath = where
+        session = self._projects.setdefault(project_key, {}).setdefault(session_id, _Session())
+        if subpath is None:
+            if session.main is None:
+                session.main = _Transcript()
+            transcript = session.main
+        else:
+            transcript = session.subs.setdefault(subpath, _Transcript())
+        added: list[bytes] = []
+        for uuid, line in encoded:
+            if uuid is not None:
+                if uuid in transcript.uuids:
+                    continue
+                transcript.uuids.add(uuid)
+            transcript.lines.append(line)
+            added.append(line)
+        if added:
+            transcript.mtime = self._next_mtime()
+            if subpath is None:  # the summary folds what was stored, nothing else
+                prev = None if session.summary is None else orjson.loads(session.summary)
+                folded = fold_for_store(prev, session_id, decode_lines(added))
+                folded["mtime"] = transcript.mtime
+                session.summary = orjson.dumps(folded)
+
+    # -- leases (see claude_sdk.stores._lease) ----------------------------------------
+
+    async def acquire_lease(
+        self, key: SessionListSubkeysKey, owner: str, ttl: float, replace: str | None = None
+    ) -> SessionLease:
+        """Take the session's lease for ``owner`` unless another live owner holds it; the
+        lease now in force.
+
+        Raises:
+            OptionsError: ``key`` is invalid.
+        """
+        session = check_session(key)
+        with self._lock:
+            now = time.monotonic()
+            held = self._leases.get(session)
+            if held is not None and held[2] > now and held[0] not in (owner, replace):
+                return {"owner": held[0], "token": held[1], "expires_in": held[2] - now}
+            if held is not None and held[0] == owner and held[2] > now:
+                token = held[1]
             else:
-                transcript = session.subs.setdefault(subpath, _Transcript())
-            added = False
-            for uuid, line in encoded:
-                if uuid is not None:
-                    if uuid in transcript.uuids:
-                        continue
-                    transcript.uuids.add(uuid)
-                transcript.lines.append(line)
-                added = True
-            if added:
-                transcript.mtime = self._next_mtime()
+                token = self._lease_tokens.get(session, 0) + 1
+                self._lease_tokens[session] = token
+            self._leases[session] = (owner, token, now + ttl)
+            return {"owner": owner, "token": token, "expires_in": float(ttl)}
+
+    async def renew_lease(
+        self, key: SessionListSubkeysKey, owner: str, token: int, ttl: float
+    ) -> bool:
+        """Extend ``owner``'s lease; False once a newer token was issued for the session."""
+        session = check_session(key)
+        with self._lock:
+            if self._lease_tokens.get(session) != token:
+                return False
+            self._leases[session] = (owner, token, time.monotonic() + ttl)
+            return True
+
+    async def release_lease(self, key: SessionListSubkeysKey, owner: str, token: int) -> None:
+        """Give up ``owner``'s lease (nothing if it is not theirs)."""
+        session = check_session(key)
+        with self._lock:
+            held = self._leases.get(session)
+            if held is not None and held[:2] == (owner, token):
+                del self._leases[session]
+
+    async def append_fenced(
+        self, key: SessionKey, entries: list[SessionStoreEntry], token: int
+    ) -> bool:
+        """`append`, unless a newer token than ``token`` was issued for the session (then
+        False and nothing stored)."""
+        where = check_key(key)
+        encoded = [(uuid_of(e), encode_entry(e, i)) for i, e in enumerate(entries)]
+        with self._lock:
+            if self._lease_tokens.get(where[:2], 0) > token:
+                return False
+            if encoded:
+                self._append_locked(where, encoded)
+            return True
 
     async def load(self, key: SessionKey) -> list[SessionStoreEntry] | None:
         """A fresh copy of everything under ``key`` in append order, or None if never written.
@@ -287,6 +381,18 @@ class MemoryStore:
                 for session_id, session in sessions.items()
                 if session.main is not None
             ]
+
+    async def list_session_summaries(self, project_key: str) -> list[SessionSummaryEntry]:
+        """The summary of each main transcript of ``project_key`` (fresh copies), kept at
+        every append of a main key; ``mtime`` is that of `list_sessions`.
+
+        Raises:
+            OptionsError: ``project_key`` is invalid.
+        """
+        project_key = check_project(project_key)
+        with self._lock:
+            kept = [s.summary for s in self._projects.get(project_key, {}).values()]
+        return [orjson.loads(summary) for summary in kept if summary is not None]
 
     async def delete(self, key: SessionKey) -> None:
         """Delete ``key``; a main key takes every subkey of its session with it.

@@ -7,14 +7,24 @@ Keys, under ``prefix`` (``P``), with ``B`` = ``<len>:<project_key>/<len>:<sessio
 * ``P uuids:B`` and ``P uuids:B/<subpath>``: the set of uuids stored in that list;
 * ``P sessions:<project_key>``: a sorted set of the project's main transcripts, scored with
   their last write time in epoch milliseconds from the server's ``TIME``;
-* ``P subkeys:B``: the set of the session's subpaths.
+* ``P subkeys:B``: the set of the session's subpaths;
+* ``P summaries:<project_key>``: a hash of session id -> the JSON ``data`` of the session's
+  summary (`fold_for_store`), and ``P summary-ends:<project_key>``: session id ->
+  ``<n>:<sha1>``, the count of the list's lines it folds and the SHA-1 of the last of them.
 
 Each `append` and `delete` is one Lua script, so it is atomic: concurrent appenders of the
 same batch, from any number of processes, store each uuid once, and a delete never leaves a
-subkey behind half-deleted. A main transcript's ``mtime`` never goes back (a write in the
-same millisecond as the last, or after the server's clock stepped back, gets the last plus
-one). The scripts build subkey names from the subkeys set, so the store needs one Redis
-server (or a primary with replicas), not Redis Cluster.
+subkey behind half-deleted. An append to a main key also folds the batch into the session's
+summary, which takes Python: it reads the summary and which uuids are stored while it
+``WATCH``es the entries list, folds, and runs the append script and the summary's write in
+one ``MULTI`` (again when another write came between). A summary whose ``<n>:<sha1>`` is not
+the list's is not listed (another writer appended without folding: a reader loads the
+session) and is caught up by the next append.
+
+A main transcript's ``mtime`` never goes back (a write in the same millisecond as the last,
+or after the server's clock stepped back, gets the last plus one). The scripts build key
+names (subkeys from the subkeys set, lists from the summaries hash), so the store needs one
+Redis server (or a primary with replicas), not Redis Cluster.
 
 redis.asyncio runs on asyncio only; the synchronous client in worker threads
 (``anyio.to_thread.run_sync``, bounded by AnyIO's default thread limiter) runs on asyncio
@@ -24,11 +34,13 @@ raised as `SessionStoreError`.
 
 from __future__ import annotations
 
+import hashlib
 import urllib.parse
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio.to_thread
+import orjson
 
 from .._version import install_hint
 from ..errors import OptionsError, SessionStoreError
@@ -37,16 +49,20 @@ from ._contract import (
     SessionListSubkeysKey,
     SessionStoreEntry,
     SessionStoreListEntry,
+    SessionSummaryEntry,
 )
+from ._lease import SessionLease
 from ._memory import (
     INVALID_KIND,
     check_key,
     check_project,
     check_session,
     decode_entry,
+    decode_lines,
     encode_entry,
     uuid_of,
 )
+from ._summary import fold_for_store, has_listing_state
 
 if TYPE_CHECKING:
     import redis
@@ -88,16 +104,121 @@ end
 return added
 """
 
-# A main key. KEYS: entries, uuids, sessions zset, subkeys set. ARGV: session id, the
-# entries-key and uuids-key prefixes of the session's subkeys.
+# The append above, fenced: KEYS[4] is the session's lease token counter, the last ARGV the
+# caller's token. Returns -1 (nothing stored) when a newer token was issued.
+_APPEND_FENCED = (
+    "if tonumber(redis.call('GET', KEYS[4]) or '0') > tonumber(ARGV[#ARGV]) then\n"
+    "  return -1\n"
+    "end\n" + _APPEND.replace("for i = 3, #ARGV, 2 do", "for i = 3, #ARGV - 1, 2 do")
+)
+assert _APPEND_FENCED.count("#ARGV - 1") == 1
+
+# Leases. KEYS: the lease hash (owner, token; with a server-side expiry), the session's token
+# counter. ARGV: owner, ttl in ms, the owner it may replace ("" for none). Returns the lease
+# in force: {owner, token, ms left}.
+_ACQUIRE = """
+local held = redis.call('HGET', KEYS[1], 'owner')
+if held and held ~= ARGV[1] and held ~= ARGV[3] then
+  return {held, redis.call('HGET', KEYS[1], 'token'), redis.call('PTTL', KEYS[1])}
+end
+local token
+if held == ARGV[1] then
+  token = redis.call('HGET', KEYS[1], 'token')
+else
+  token = redis.call('INCR', KEYS[2])
+end
+redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'token', token)
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return {ARGV[1], token, tonumber(ARGV[2])}
+"""
+
+# KEYS: the lease hash, the token counter. ARGV: owner, token, ttl in ms. 1 when renewed.
+_RENEW = """
+if tonumber(redis.call('GET', KEYS[2]) or '0') ~= tonumber(ARGV[2]) then
+  return 0
+end
+redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'token', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1
+"""
+
+# KEYS: the lease hash. ARGV: owner, token.
+_RELEASE = """
+if redis.call('HGET', KEYS[1], 'owner') == ARGV[1]
+   and tonumber(redis.call('HGET', KEYS[1], 'token')) == tonumber(ARGV[2]) then
+  redis.call('DEL', KEYS[1])
+end
+return 0
+"""
+
+# A main key. KEYS: entries, uuids, sessions zset, subkeys set, summaries and summary-ends
+# hashes. ARGV: session id, the entries-key and uuids-key prefixes of the session's subkeys.
 _DELETE_MAIN = """
 for _, sub in ipairs(redis.call('SMEMBERS', KEYS[4])) do
   redis.call('DEL', ARGV[2] .. sub, ARGV[3] .. sub)
 end
 redis.call('DEL', KEYS[1], KEYS[2], KEYS[4])
 redis.call('ZREM', KEYS[3], ARGV[1])
+redis.call('HDEL', KEYS[5], ARGV[1])
+redis.call('HDEL', KEYS[6], ARGV[1])
 return 0
 """
+
+# What an append to a main key reads (under WATCH of the entries list). KEYS: entries,
+# uuids, summaries, summary-ends. ARGV: session id, then the batch's uuids. Returns the
+# list's length, the summary's data (nil if none), how many lines of the list it folds (-1
+# unless they are the list's first lines), and per uuid 1 if it is stored.
+_READ_MAIN = """
+local length = redis.call('LLEN', KEYS[1])
+local data = redis.call('HGET', KEYS[3], ARGV[1])
+local ends = redis.call('HGET', KEYS[4], ARGV[1])
+local folded = -1
+if data and ends then
+  local n, sha = string.match(ends, '^(%d+):(%x+)$')
+  n = tonumber(n)
+  if n and n > 0 and n <= length
+     and redis.sha1hex(redis.call('LINDEX', KEYS[1], n - 1)) == sha then
+    folded = n
+  end
+end
+local stored = {}
+for i = 2, #ARGV do
+  stored[#stored + 1] = redis.call('SISMEMBER', KEYS[2], ARGV[i])
+end
+return {length, data, folded, stored}
+"""
+
+# A project's summaries that fold their whole list. KEYS: summaries, summary-ends,
+# sessions zset. ARGV: the project's entries-key prefix (``P entries:<len>:<project>/``).
+# Returns session id, mtime (the zset's), data, for each.
+_SUMMARIES = """
+local found = {}
+local all = redis.call('HGETALL', KEYS[1])
+for i = 1, #all, 2 do
+  local id, data = all[i], all[i + 1]
+  local mtime = redis.call('ZSCORE', KEYS[3], id)
+  local ends = redis.call('HGET', KEYS[2], id)
+  if mtime and ends then
+    local n, sha = string.match(ends, '^(%d+):(%x+)$')
+    n = tonumber(n)
+    local chars = 0
+    for _ in string.gmatch(id, '[^\\128-\\191]') do
+      chars = chars + 1
+    end
+    local list = ARGV[1] .. chars .. ':' .. id
+    if n and n > 0 and redis.call('LLEN', list) == n
+       and redis.sha1hex(redis.call('LINDEX', list, n - 1)) == sha then
+      found[#found + 1] = id
+      found[#found + 1] = mtime
+      found[#found + 1] = data
+    end
+  end
+end
+return found
+"""
+
+#: Times an append to a main key reads and folds again after another write came between.
+_WATCH_TRIES = 1000
 
 # A subkey. KEYS: entries, uuids, subkeys set. ARGV: subpath.
 _DELETE_SUB = """
@@ -105,6 +226,18 @@ redis.call('DEL', KEYS[1], KEYS[2])
 redis.call('SREM', KEYS[3], ARGV[1])
 return 0
 """
+
+
+def _ms(seconds: float) -> str:
+    return str(max(1, round(seconds * 1000)))
+
+
+def _json(value: bytes | str) -> Any:
+    """A stored summary's JSON, or None if another client wrote something else there."""
+    try:
+        return orjson.loads(value)
+    except orjson.JSONDecodeError:
+        return None
 
 
 def _text(value: bytes | str) -> str:
@@ -193,6 +326,7 @@ class RedisStore:
         if not isinstance(prefix, str):
             raise OptionsError("RedisStore prefix must be a string", option="prefix")
         self._errors: tuple[type[BaseException], ...] = (redis_module.RedisError,)
+        self._watch_error: type[BaseException] = redis_module.WatchError
         if isinstance(client_or_url, str):
             self._where = _redact(client_or_url)
             problem = _url_problem(client_or_url)
@@ -227,6 +361,12 @@ class RedisStore:
         self._append = client.register_script(_APPEND)
         self._delete_main = client.register_script(_DELETE_MAIN)
         self._delete_sub = client.register_script(_DELETE_SUB)
+        self._read_main = client.register_script(_READ_MAIN)
+        self._summaries = client.register_script(_SUMMARIES)
+        self._append_fenced = client.register_script(_APPEND_FENCED)
+        self._acquire = client.register_script(_ACQUIRE)
+        self._renew = client.register_script(_RENEW)
+        self._release = client.register_script(_RELEASE)
 
     def __repr__(self) -> str:
         return f"RedisStore({self._where!r}, prefix={self._prefix!r})"
@@ -259,13 +399,91 @@ class RedisStore:
             OptionsError: ``key`` is invalid or an entry is not a JSON object.
             SessionStoreError: Redis failed.
         """
+        keys, args = self._append_args(key, entries)
+        if len(args) > 2 and args[0] == "m":
+            summaries = self._summary_keys(check_key(key)[0])
+            await self._run(
+                "append", key, len(entries), lambda: self._append_main(keys, args, summaries)
+            )
+        elif len(args) > 2:
+            await self._run("append", key, len(entries), lambda: self._append(keys=keys, args=args))
+
+    def _summary_keys(self, project_key: str) -> list[str]:
+        return [self._key("summaries", project_key), self._key("summary-ends", project_key)]
+
+    def _append_main(
+        self,
+        keys: list[str],
+        args: list[str | bytes],
+        summaries: list[str],
+        fence: tuple[str, int] | None = None,
+    ) -> int:
+        """The append script for a main key with the summary's write, in one transaction
+        (worker thread); how many entries were stored, or -1 when ``fence`` (the session's
+        lease token key, and the writer's token) says a newer token was issued."""
+        session_id = str(args[1])
+        pairs = [(str(args[i]), args[i + 1]) for i in range(2, len(args), 2)]
+        uuids = [uuid for uuid, _ in pairs if uuid]
+        with self._client.pipeline() as pipe:
+            for attempt in range(_WATCH_TRIES):
+                try:
+                    pipe.watch(keys[0], *([fence[0]] if fence else []))  # type: ignore[no-untyped-call]
+                    if fence is not None and int(pipe.get(fence[0]) or 0) > fence[1]:
+                        pipe.reset()
+                        return -1
+                    length, data, folded, flags = self._read_main(
+                        keys=[keys[0], keys[1], *summaries],
+                        args=[session_id, *uuids],
+                        client=pipe,
+                    )
+                    seen = {u for u, stored in zip(uuids, flags, strict=True) if int(stored)}
+                    new: list[tuple[str, str | bytes]] = []
+                    for uuid, line in pairs:  # as the script skips them
+                        if uuid:
+                            if uuid in seen:
+                                continue
+                            seen.add(uuid)
+                        new.append((uuid, line))
+                    if not new:
+                        pipe.reset()
+                        return 0
+                    prev: SessionSummaryEntry | None = None
+                    if int(folded) > 0 and data is not None:
+                        prev = {"session_id": session_id, "mtime": 0, "data": _json(data)}
+                    if prev is None or not has_listing_state(prev):
+                        prev, folded = None, 0
+                    if int(folded) < int(length):  # lines appended without a fold
+                        behind = pipe.lrange(keys[0], int(folded), -1)
+                        prev = fold_for_store(prev, session_id, decode_lines(behind))
+                    lines = [line for _, line in new]
+                    summary = fold_for_store(prev, session_id, decode_lines(lines))
+                    last = lines[-1] if isinstance(lines[-1], bytes) else lines[-1].encode()
+                    pipe.multi()
+                    flat = [part for pair in new for part in pair]
+                    if fence is None:
+                        self._append(keys=keys, args=[args[0], session_id, *flat], client=pipe)
+                    else:  # the token cannot change under WATCH; the script checks it again
+                        fenced_keys = [*keys, fence[0]]
+                        fenced_args = [args[0], session_id, *flat, str(fence[1])]
+                        self._append_fenced(keys=fenced_keys, args=fenced_args, client=pipe)
+                    pipe.hset(summaries[0], session_id, orjson.dumps(summary["data"]))
+                    ends = f"{int(length) + len(new)}:{hashlib.sha1(last).hexdigest()}"
+                    pipe.hset(summaries[1], session_id, ends)
+                    pipe.execute()
+                    return len(new)
+                except self._watch_error:
+                    if attempt == _WATCH_TRIES - 1:
+                        raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _append_args(
+        self, key: SessionKey, entries: list[SessionStoreEntry]
+    ) -> tuple[list[str], list[str | bytes]]:
         project_key, session_id, subpath = check_key(key)
         args: list[str | bytes] = []
         for i, entry in enumerate(entries):
             args.append(uuid_of(entry) or "")
             args.append(encode_entry(entry, i))
-        if not args:
-            return
         base = self._base(project_key, session_id)
         if subpath is None:
             keys = [
@@ -273,7 +491,7 @@ class RedisStore:
                 self._key("uuids", base),
                 self._key("sessions", project_key),
             ]
-            head = ["m", session_id]
+            head: list[str | bytes] = ["m", session_id]
         else:
             keys = [
                 self._key("entries", f"{base}/{subpath}"),
@@ -281,9 +499,85 @@ class RedisStore:
                 self._key("subkeys", base),
             ]
             head = ["s", subpath]
-        await self._run(
-            "append", key, len(entries), lambda: self._append(keys=keys, args=[*head, *args])
+        return keys, [*head, *args]
+
+    # -- leases (see claude_sdk.stores._lease) ----------------------------------------
+
+    async def acquire_lease(
+        self, key: SessionListSubkeysKey, owner: str, ttl: float, replace: str | None = None
+    ) -> SessionLease:
+        """Take the session's lease for ``owner`` unless another live owner holds it (the
+        expiry is the server's); the lease now in force.
+
+        Raises:
+            OptionsError: ``key`` is invalid.
+            SessionStoreError: Redis failed.
+        """
+        keys = self._lease_keys(key)
+        args = [owner, _ms(ttl), replace or ""]
+
+        def acquire() -> SessionLease:
+            held, token, left = self._acquire(keys=keys, args=args)
+            return {
+                "owner": _text(held),
+                "token": int(token),
+                "expires_in": int(left) / 1000 if int(left) >= 0 else None,
+            }
+
+        return await self._run("acquire_lease", key, 0, acquire)
+
+    async def renew_lease(
+        self, key: SessionListSubkeysKey, owner: str, token: int, ttl: float
+    ) -> bool:
+        """Extend ``owner``'s lease; False once a newer token was issued for the session.
+
+        Raises:
+            SessionStoreError: Redis failed.
+        """
+        keys, args = self._lease_keys(key), [owner, str(token), _ms(ttl)]
+        renewed = await self._run("renew_lease", key, 0, lambda: self._renew(keys=keys, args=args))
+        return bool(renewed)
+
+    async def release_lease(self, key: SessionListSubkeysKey, owner: str, token: int) -> None:
+        """Give up ``owner``'s lease (nothing if it is not theirs).
+
+        Raises:
+            SessionStoreError: Redis failed.
+        """
+        keys, args = self._lease_keys(key)[:1], [owner, str(token)]
+        await self._run("release_lease", key, 0, lambda: self._release(keys=keys, args=args))
+
+    async def append_fenced(
+        self, key: SessionKey, entries: list[SessionStoreEntry], token: int
+    ) -> bool:
+        """`append` in one script with the check that no newer token than ``token`` was
+        issued for the session; False (nothing stored) if one was.
+
+        Raises:
+            OptionsError: ``key`` is invalid or an entry is not a JSON object.
+            SessionStoreError: Redis failed.
+        """
+        keys, args = self._append_args(key, entries)
+        if len(args) > 2 and args[0] == "m":  # with the summary's fold (and the same fence)
+            summaries = self._summary_keys(check_key(key)[0])
+            fence = (self._lease_keys(key)[1], token)
+            stored = await self._run(
+                "append",
+                key,
+                len(entries),
+                lambda: self._append_main(keys, args, summaries, fence),
+            )
+            return int(stored) >= 0
+        keys.append(self._lease_keys(key)[1])
+        args.append(str(token))
+        stored = await self._run(
+            "append", key, len(entries), lambda: self._append_fenced(keys=keys, args=args)
         )
+        return int(stored) >= 0
+
+    def _lease_keys(self, key: SessionListSubkeysKey | SessionKey) -> list[str]:
+        base = self._base(*check_session(key))
+        return [self._key("lease", base), self._key("lease-token", base)]
 
     async def load(self, key: SessionKey) -> list[SessionStoreEntry] | None:
         """Everything under ``key`` in append order, or None if nothing is.
@@ -328,6 +622,32 @@ class RedisStore:
             "list_sessions", {"project_key": project_key}, 0, list_sessions, abandon=True
         )
 
+    async def list_session_summaries(self, project_key: str) -> list[SessionSummaryEntry]:
+        """The summary of each main transcript of ``project_key`` that folds its whole list
+        (one script); ``mtime`` is that of `list_sessions`.
+
+        Raises:
+            OptionsError: ``project_key`` is invalid.
+            SessionStoreError: Redis failed.
+        """
+        project_key = check_project(project_key)
+        keys = [*self._summary_keys(project_key), self._key("sessions", project_key)]
+        prefix = self._key("entries", f"{len(project_key)}:{project_key}/")
+
+        def summaries() -> list[SessionSummaryEntry]:
+            flat = self._summaries(keys=keys, args=[prefix])
+            found: list[SessionSummaryEntry] = []
+            for i in range(0, len(flat), 3):
+                data = _json(flat[i + 2])
+                if isinstance(data, dict):  # else not listed: a reader loads the session
+                    mtime = int(float(_text(flat[i + 1])))
+                    found.append({"session_id": _text(flat[i]), "mtime": mtime, "data": data})
+            return found
+
+        return await self._run(
+            "list_session_summaries", {"project_key": project_key}, 0, summaries, abandon=True
+        )
+
     async def delete(self, key: SessionKey) -> None:
         """Delete ``key``; a main key takes every subkey of its session with it (atomically).
 
@@ -343,6 +663,7 @@ class RedisStore:
                 self._key("uuids", base),
                 self._key("sessions", project_key),
                 self._key("subkeys", base),
+                *self._summary_keys(project_key),
             ]
             args = [session_id, self._key("entries", f"{base}/"), self._key("uuids", f"{base}/")]
             script = self._delete_main

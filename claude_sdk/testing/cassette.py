@@ -838,6 +838,7 @@ class RecordingTransport(Transport):
         auto_scrub: bool = True,
     ) -> None:
         self.inner = inner
+        self.runs_here = inner.runs_here  # where the CLI reads its files: the inner one's
         self.path = Path(path)
         self.scrubber = Scrubber.coerce(scrub)
         self.auto_scrub = auto_scrub

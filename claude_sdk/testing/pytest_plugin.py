@@ -442,6 +442,8 @@ def _pinned_cli(inner: Transport, cli: str) -> Transport:
     from ..transports.base import Connection, Transport
 
     class _PinnedCLI(Transport):  # defined here: `Transport` is imported on first use
+        runs_here = inner.runs_here
+
         def connect(self, spec: Any) -> AbstractAsyncContextManager[Connection]:
             if spec.cli_path is None:
                 spec = attrs.evolve(spec.with_cli(cli), cli_path=cli)

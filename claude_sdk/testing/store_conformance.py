@@ -28,9 +28,12 @@ What is checked: the `SessionStore` contract (see `claude_sdk.stores`), the offi
 concurrency, keys that are prefixes of each other or hostile (``..``, ``/``, NUL, very
 long: a store may refuse them with `ValueError`, `claude_sdk.errors.OptionsError` is one, or
 keep them as opaque data; it may not let them reach another key), ``mtime`` in epoch
-milliseconds that grows with each write, and that loaded data is a copy. A check of an
-optional method (``list_sessions``, ``delete``, ``list_subkeys``) is skipped when the store
-lacks it: not an attribute, or the default of a `typing.Protocol` the store subclasses.
+milliseconds that grows with each write, that loaded data is a copy, and that each summary
+``list_session_summaries`` gives is `claude_sdk.stores.fold_session_summary` of what
+``load`` gives (entries a uuid dedup skipped are not folded; subkeys change nothing;
+deleting the session deletes it). A check of an optional method (``list_sessions``,
+``list_session_summaries``, ``delete``, ``list_subkeys``) is skipped when the store lacks
+it: not an attribute, or the default of a `typing.Protocol` the store subclasses.
 
 Each check keeps its data under project keys of its own (``<random>-...``), so a factory
 that returns stores over one shared backend works too; nothing is deleted afterwards.
@@ -62,7 +65,7 @@ __all__ = [
 ]
 
 #: The optional methods of the protocol, which checks probe for.
-OPTIONAL_METHODS = ("list_sessions", "delete", "list_subkeys")
+OPTIONAL_METHODS = ("list_sessions", "list_session_summaries", "delete", "list_subkeys")
 
 StoreFactory = Callable[[], "SessionStore | Awaitable[SessionStore]"]
 _CheckFunc = Callable[[Any, str], Awaitable[None]]
@@ -745,6 +748,123 @@ async def delete_then_append_starts_afresh(store: Any, ns: str) -> None:
         await _expect_loads(store, key, [_e(2, "u2")])
 
 
+#: The keys of ``data`` the official fold writes (a store's own keys may sit beside them).
+_SUMMARY_KEYS = (
+    "is_sidechain",
+    "created_at",
+    "cwd",
+    "first_prompt",
+    "first_prompt_locked",
+    "command_fallback",
+    "custom_title",
+    "ai_title",
+    "last_prompt",
+    "summary_hint",
+    "git_branch",
+    "tag",
+)
+
+
+def _prompt(text: str, uuid: str, second: int, **extra: Any) -> dict[str, Any]:
+    return {
+        "type": "user",
+        "uuid": uuid,
+        "timestamp": f"2024-05-01T10:00:{second:02d}.000Z",
+        "message": {"role": "user", "content": text},
+        **extra,
+    }
+
+
+async def _expect_summaries(store: Any, project: str, sessions: Collection[str]) -> None:
+    """``list_session_summaries(project)`` gives one summary per session of ``sessions``,
+    each the fold of what ``load`` gives, ``mtime`` in epoch ms (not older than
+    ``list_sessions`` says)."""
+    from ..stores._summary import fold_session_summary
+
+    summaries = await store.list_session_summaries(project)
+    _expect(isinstance(summaries, list), f"list_session_summaries gave {_show(summaries)}")
+    ids = sorted(s.get("session_id") for s in summaries)
+    _expect(ids == sorted(sessions), f"summaries of {ids}, expected {sorted(sessions)}")
+    listed = {}
+    if has_method(store, "list_sessions"):
+        listed = {row["session_id"]: row["mtime"] for row in await store.list_sessions(project)}
+    for summary in summaries:
+        session = summary["session_id"]
+        mtime, data = summary.get("mtime"), summary.get("data")
+        _expect(
+            isinstance(mtime, int) and not isinstance(mtime, bool) and mtime > 10**12,
+            f"summary mtime {mtime!r} of {session!r} is not epoch milliseconds",
+        )
+        _expect(
+            session not in listed or mtime >= listed[session],
+            f"summary mtime {mtime} of {session!r} is older than list_sessions' "
+            f"{listed.get(session)} (a fresh summary would look stale)",
+        )
+        _expect(isinstance(data, dict), f"summary data of {session!r} is {_show(data)}")
+        key = _key(project, session)
+        expected = fold_session_summary(None, key, await store.load(key) or [])["data"]
+        got = {k: data[k] for k in _SUMMARY_KEYS if k in data}
+        _expect(
+            _same(got, expected),
+            f"the summary of {session!r} is {_show(got)}, but the fold of what load gives "
+            f"is {_show(expected)}",
+        )
+
+
+@_check("list_session_summaries")
+async def summaries_fold_what_load_gives(store: Any, ns: str) -> None:
+    """``list_session_summaries`` gives a summary per main transcript of the project (not
+    another project's, not a session with subkeys only), each the fold of the entries
+    ``load`` gives, batch after batch; an unknown project gives []."""
+    p = f"{ns}-p"
+    await store.append(
+        _key(p, "a"),
+        [
+            _prompt("<command-name>/init</command-name>", "a1", 1, cwd="/work"),
+            _prompt("first words", "a2", 2, gitBranch="main"),
+            {"type": "custom-title", "customTitle": "A title"},
+        ],
+    )
+    await store.append(_key(p, "a"), [{"type": "tag", "tag": "nightly"}, _prompt("more", "a3", 3)])
+    await store.append(_key(p, "a"), [{"type": "tag", "tag": ""}, {"type": "x", "summary": "s"}])
+    await store.append(_key(p, "b"), [_prompt("b words", "b1", 4, isSidechain=True)])
+    await store.append(_key(p, "c", "subagents/agent-1"), [_prompt("sub", "c1", 5)])
+    await store.append(_key(f"{ns}-other", "d"), [_prompt("elsewhere", "d1", 6)])
+    await _expect_summaries(store, p, ["a", "b"])
+    unknown = await store.list_session_summaries(f"{ns}-never")
+    _expect(unknown == [], f"list_session_summaries of an unknown project gave {_show(unknown)}")
+
+
+@_check("list_session_summaries")
+async def summaries_fold_stored_entries_only(store: Any, ns: str) -> None:
+    """An entry the uuid dedup does not store is not folded: a retried batch does not bring
+    back an older title, and subkeys change nothing."""
+    p = f"{ns}-p"
+    old = {"type": "x", "uuid": "t1", "customTitle": "old title"}
+    new = {"type": "x", "uuid": "t2", "customTitle": "new title"}
+    await store.append(_key(p, "s"), [old])
+    await store.append(_key(p, "s"), [new])
+    await store.append(_key(p, "s"), [old, new, old])  # a retry
+    await store.append(_key(p, "s", "subagents/agent-1"), [{"type": "x", "customTitle": "sub"}])
+    await _expect_summaries(store, p, ["s"])
+
+
+@_check("list_session_summaries", "delete")
+async def summaries_go_with_the_session(store: Any, ns: str) -> None:
+    """Deleting a subkey leaves the session's summary; deleting the session deletes it, and
+    a session written again starts a new one."""
+    p = f"{ns}-p"
+    await store.append(_key(p, "s"), [_prompt("one", "u1", 1)])
+    await store.append(_key(p, "s", "subagents/agent-1"), [_prompt("sub", "u2", 2)])
+    await store.append(_key(p, "t"), [_prompt("two", "u3", 3)])
+    await store.delete(_key(p, "s", "subagents/agent-1"))
+    await _expect_summaries(store, p, ["s", "t"])
+    await store.delete(_key(p, "s"))
+    await _expect_summaries(store, p, ["t"])
+    await store.append(_key(p, "s"), [_prompt("again", "u4", 4)])
+    await _expect_summaries(store, p, ["s", "t"])
+
+
 #: Every check, in the order `check_session_store` runs them.
 STORE_CHECKS: tuple[StoreCheck, ...] = tuple(_REGISTRY)
 
@@ -762,7 +882,7 @@ async def run_session_store_conformance(
         AssertionError: one or more checks failed; the message lists each by name.
         ValueError: ``skip_optional`` names a method that is not optional.
     """
-    unknown = set(skip_optional) - {*OPTIONAL_METHODS, "list_session_summaries"}
+    unknown = set(skip_optional) - set(OPTIONAL_METHODS)
     if unknown:
         raise ValueError(f"not optional methods of a SessionStore: {sorted(unknown)}")
     skip = [c.name for c in STORE_CHECKS if set(c.needs) & set(skip_optional)]

@@ -66,7 +66,7 @@ import anyio
 import anyio.abc
 
 from .._protocol.launch import DEFAULT_CLI, LaunchSpec
-from ..errors import ClaudeSDKError, CLINotFoundError, ProcessError
+from ..errors import ClaudeSDKError, CLINotFoundError, ProcessError, SessionStoreError
 from ._teardown import TERM_GRACE, graceful_end, teardown_process
 from .base import ByteStreamConnection, Lifetime, StderrTail
 from .discovery import WELL_KNOWN
@@ -112,13 +112,15 @@ def report(event, data):
 
 
 def read_header():
-    buf = b""
-    while b"\n" not in buf:
-        chunk = os.read(0, 65536)
+    chunks = []
+    while True:
+        chunk = os.read(0, 1 << 20)
         if not chunk:  # the client went away before sending anything
             os._exit(3)
-        buf += chunk
-    head, rest = buf.split(b"\n", 1)
+        chunks.append(chunk)
+        if b"\n" in chunk:  # (a large header: a transcript to write) looked at once
+            break
+    head, rest = b"".join(chunks).split(b"\n", 1)
     return json.loads(head.decode("utf-8")), rest
 
 
@@ -231,6 +233,78 @@ class Input(object):
         return held if self.open else b""
 
 
+def project_slug(path):
+    # The CLI's directory name for a project (claude_sdk._paths.project_slug).
+    data = path.encode("utf-16-le", "surrogatepass")
+    units = [data[i] | (data[i + 1] << 8) for i in range(0, len(data), 2)]
+    slug = "".join(
+        chr(u) if 48 <= u <= 57 or 65 <= u <= 90 or 97 <= u <= 122 else "-" for u in units
+    )
+    if len(slug) <= 200:
+        return slug
+    h = 0
+    for u in units:
+        h = ((h << 5) - h + u) & 0xFFFFFFFF
+    h = abs(h - 0x100000000 if h >= 0x80000000 else h)
+    digits = ""
+    while True:
+        h, rest = divmod(h, 36)
+        digits = "0123456789abcdefghijklmnopqrstuvwxyz"[rest] + digits
+        if not h:
+            return slug[:200] + "-" + digits
+
+
+def uuids(data):
+    found = set()
+    for line in data.splitlines():
+        try:
+            obj = json.loads(line.decode("utf-8", "surrogatepass"))
+        except ValueError:
+            continue
+        if isinstance(obj, dict) and isinstance(obj.get("uuid"), str):
+            found.add(obj["uuid"])
+    return found
+
+
+def write_transcripts(files, env):
+    # A resume from a session store: the store's transcripts, written where this CLI reads
+    # them. A copy here that holds every line is kept; one that lacks some is kept aside.
+    if not files:
+        return
+    import unicodedata
+
+    config = env.get("CLAUDE_CONFIG_DIR") or os.path.join(
+        env.get("HOME") or os.path.expanduser("~"), ".claude"
+    )
+    cwd = unicodedata.normalize("NFC", os.path.realpath(os.getcwd()))
+    project = os.path.join(os.path.expanduser(config), "projects", project_slug(cwd))
+    for relative in sorted(files):
+        parts = relative.split("/")
+        if relative.startswith("/") or any(p in ("", ".", "..") for p in parts):
+            raise ValueError("not a relative path: %r" % relative)
+        path = os.path.join(project, *parts)
+        data = files[relative].encode("utf-8", "surrogatepass")
+        try:
+            os.makedirs(os.path.dirname(path), 0o700)
+        except OSError as exc:
+            if exc.errno != errno.EEXIST:
+                raise
+        try:
+            with open(path, "rb") as f:
+                old = f.read()
+        except (IOError, OSError):
+            old = None
+        if old is not None:
+            if old == data or (path.endswith(".jsonl") and uuids(data) <= uuids(old)):
+                continue
+            os.rename(path, "%s.local-%d" % (path, int(time.time())))
+        temporary = "%s.tmp-%d" % (path, os.getpid())
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.rename(temporary, path)
+
+
 def main():
     stop = []
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
@@ -258,6 +332,12 @@ def main():
             report("error", {"what": "cwd", "path": cwd, "message": exc.strerror or str(exc)})
             os._exit(1)
         env["PWD"] = cwd
+    try:
+        write_transcripts(conf.get("transcripts") or {}, env)
+    except Exception as exc:
+        where = getattr(exc, "filename", None) or ""
+        report("error", {"what": "transcript", "path": where, "message": str(exc)})
+        os._exit(1)
     path, searched = resolve(argv[0], env, conf.get("fallbacks", ()))
     if path is None:
         report("not_found", {"searched": searched})
@@ -459,6 +539,10 @@ def header_line(spec: LaunchSpec) -> bytes:
         "term": TERM_GRACE,
         "fallbacks": fallbacks,
     }
+    if spec.transcripts:
+        header["transcripts"] = {
+            path: data.decode("utf-8", "surrogatepass") for path, data in spec.transcripts.items()
+        }
     return json.dumps(header, ensure_ascii=True).encode("ascii") + b"\n"
 
 
@@ -810,6 +894,13 @@ class RemoteConnection(ByteStreamConnection):
                 kind="spawn",
             )
         error = reports.get("error")
+        if error is not None and error.get("what") == "transcript":
+            return SessionStoreError(
+                f"the session store's transcript could not be written where the CLI on "
+                f"{target} reads it: {error.get('path') or ''} ({error.get('message')})",
+                operation="load",
+                key={},
+            )
         if error is not None and error.get("what") == "cwd":
             return ProcessError(
                 f"the working directory does not exist on {target}: {error.get('path')} "

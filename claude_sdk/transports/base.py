@@ -219,6 +219,13 @@ class ConnectionWrapper(Connection):
 class Transport(abc.ABC):
     """Starts CLIs. ``connect`` owns what it starts and tears it down on exit."""
 
+    #: The CLI runs on this machine and reads its files: a resume from a session store
+    #: writes the transcript where it reads it, here. False (SSH, containers): the
+    #: transcript travels in ``LaunchSpec.transcripts`` and the transport writes it on the
+    #: CLI's side; a custom transport whose CLI reads another disk sets it False and does
+    #: the same, or resumes from a store fail with `SessionNotFoundError`.
+    runs_here: bool = True
+
     @abc.abstractmethod
     def connect(self, spec: LaunchSpec) -> AbstractAsyncContextManager[Connection]:
         """Start one CLI for ``spec`` and yield its `Connection`."""

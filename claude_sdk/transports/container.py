@@ -114,6 +114,10 @@ class ContainerTransport(Transport):
         start_timeout: seconds from starting the client until the CLI runs.
     """
 
+    #: The CLI reads the far side's disk: a store's transcript is written there by the
+    #: wrapper (``LaunchSpec.transcripts``).
+    runs_here = False
+
     def __init__(
         self,
         runtime: Runtime = "docker",

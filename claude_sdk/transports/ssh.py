@@ -176,6 +176,10 @@ class SSHTransport(Transport):
             ``connect_timeout + 30``).
     """
 
+    #: The CLI reads the far side's disk: a store's transcript is written there by the
+    #: wrapper (``LaunchSpec.transcripts``).
+    runs_here = False
+
     def __init__(
         self,
         host: str,

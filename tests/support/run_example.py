@@ -75,12 +75,21 @@ SCENARIOS: dict[str, Scenario] = {
     "decode_wire.py": Scenario(needs_cli=False, expect=("result: success",)),
     "testing_with_fake_cli.py": Scenario(needs_cli=False, expect=("all checks passed",)),
     "fake_cli_executable.py": Scenario(needs_cli=False, expect=("all checks passed",)),
+    "archive_sessions.py": Scenario(
+        needs_cli=False,
+        expect=(
+            "archived  0a7c4a1e-0000-4000-8000-000000000001",
+            "the store keeps 2 summaries",
+            "archiving in a store: options:",
+        ),
+    ),
     "resume_anywhere.py": Scenario(
         expect=("machine 2:", "files left on machine 2: 0", "in the store: 4 messages"),
     ),
     # The engine recipes need their engine: `nox -s engines` runs them (tests/engines/).
     "durable_temporal.py": Scenario(needs_cli=False, args=("--help",), expect=("usage:",)),
     "ray_batch.py": Scenario(needs_cli=False, args=("--help",), expect=("usage:",)),
+    "dask_batch.py": Scenario(needs_cli=False, args=("--help",), expect=("usage:",)),
     "high_volume.py": Scenario(
         needs_cli=False,
         expect=("answered 10 permission requests with 0 messages read", "read 20001 messages"),
@@ -131,6 +140,14 @@ SCENARIOS: dict[str, Scenario] = {
             "each once: True",
             "gaps in the store's transcript: 0",
             "into a second store",
+        ),
+    ),
+    "session_leases.py": Scenario(
+        expect=(
+            "worker 1:",
+            "worker 2 (at once): SessionBusyError, retryable: True",
+            "worker 3 (waited): opened after worker 1 closed: True",
+            "worker 3:",
         ),
     ),
     "whole_resume.py": Scenario(

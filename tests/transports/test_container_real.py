@@ -20,6 +20,7 @@ What runs inside is read with ``podman exec CONTAINER ps``, never through our ow
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sys
@@ -354,3 +355,50 @@ async def test_an_exec_failure_that_is_not_python_is_not_blamed_on_python(box: B
     assert error.exit_code in (126, 127)
     assert "Python" not in str(error).split("\n")[0]
     assert "/no/such/dir" in error.stderr_tail
+
+
+# --------------------------------------------------------------------------------------
+# a resume from a session store (issue 28, item 4)
+
+
+async def test_a_resume_from_a_store_is_written_where_the_cli_inside_reads_it(
+    box: Box, tmp_path: Path
+) -> None:
+    """The container's disk never saw the session: the store's transcript travels with the
+    launch and the wrapper writes it in the CLI's project directory inside (0600); nothing
+    is written on this machine."""
+    from claude_sdk._paths import project_slug
+    from claude_sdk.stores import MemoryStore
+
+    session_id = "6e1f0a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b"
+    config = f"/tmp/far-config-{os.urandom(4).hex()}"  # inside; never on this machine
+    entries = [
+        {
+            "type": ("user", "assistant")[n % 2],
+            "uuid": f"40000000-0000-4000-8000-{n:012d}",
+            "parentUuid": f"40000000-0000-4000-8000-{n - 1:012d}" if n else None,
+            "sessionId": session_id,
+            "message": {"content": f"line {n} \u00e9\U0001f600"},
+        }
+        for n in range(4)
+    ]
+    store = MemoryStore()
+    await store.append({"project_key": project_slug("/tmp"), "session_id": session_id}, entries)
+    opts = options(
+        cwd="/tmp",
+        session_store=store,
+        resume=session_id,
+        verify_resume=False,
+        env={"CLAUDE_CONFIG_DIR": config, "HOME": str(tmp_path)},
+    )
+    async with cs.open_session(opts, transport=transport(box)):
+        pass
+    path = f"{config}/projects/{project_slug('/tmp')}/{session_id}.jsonl"
+    shown = await anyio.run_process(
+        [box.runtime, "exec", box.name, "sh", "-c", f"stat -c %a {path} && cat {path}"]
+    )
+    mode, *lines = shown.stdout.decode().splitlines()
+    assert mode == "600"
+    assert [json.loads(line) for line in lines] == entries
+    assert not await anyio.Path(config).exists()
+    assert not await anyio.Path(tmp_path / ".claude").exists()
