@@ -35,9 +35,10 @@ def lint(session: nox.Session) -> None:
 
 @nox.session(python="3.11")
 def typecheck(session: nox.Session) -> None:
-    """mypy --strict over claude_sdk, tests and examples."""
+    """mypy --strict over claude_sdk, tests and examples; pyright's type completeness >= 99 %."""
     session.install("-e", ".", *TEST_DEPS, *TYPE_DEPS, *ENGINE_DEPS)
     session.run("mypy")
+    session.run("python", "tests/support/check_type_completeness.py", "--min", "0.99")
 
 
 @nox.session(python=PYTHONS)
@@ -46,7 +47,10 @@ def tests(session: nox.Session) -> None:
     session.install("-e", ".", *TEST_DEPS)
     # The engines and the container runtimes have sessions of their own.
     marks = ["-m", "not e2e and not container", "--ignore=tests/engines"]
-    session.run("pytest", *marks, *session.posargs)
+    # Four pytest-xdist workers: most of the suite's time is waiting (processes, graces,
+    # sshd), not CPU. `nox -s tests -- -n 0` runs it in one process.
+    workers = ["-n", os.environ.get("CLAUDE_SDK_TEST_WORKERS", "4"), "--dist", "worksteal"]
+    session.run("pytest", *marks, *workers, *session.posargs)
 
 
 @nox.session(python="3.11")
@@ -68,6 +72,21 @@ def deep(session: nox.Session) -> None:
         "tests/stores/test_chain.py",
         "tests/stores/test_leases.py",
         "tests/test_steps.py",
+        # the property tests whose everyday counts are modest (`deep(n)`)
+        "tests/test_usage.py",
+        "tests/test_structured_output.py",
+        "tests/protocol/test_hooks_model.py",
+        "tests/protocol/test_framing.py",
+        "tests/protocol/test_codec_properties.py",
+        "tests/protocol/test_model_methods.py",
+        "tests/regressions/test_path_policy_warning.py",
+        "tests/test_sandbox_options.py",
+        "tests/transports/test_teardown.py",
+        "tests/test_tool_outputs.py",
+        "tests/test_tool_inputs.py",
+        "tests/test_policies.py",
+        "-m",
+        "not e2e and not container",
         "-o",
         "timeout=3600",
         *session.posargs,
@@ -84,7 +103,8 @@ def _netns_available() -> bool:
 @nox.session(python="3.11")
 def e2e(session: nox.Session) -> None:
     """The real CLI pinned for CI (2.1.330) against FakeMessagesAPI, offline, in a
-    loopback-only namespace; the row of docs/compatibility.md is updated from the run."""
+    loopback-only namespace. The run's row of docs/compatibility.md is printed and written to
+    its reports directory; ``nox -s e2e -- --update-compat`` writes it into the table."""
     session.install("-e", ".", *TEST_DEPS)
     # Fetch the pinned CLI (from the claude-agent-sdk wheel) outside the namespace, once.
     # Run by nox's own interpreter: a uv-made environment has no pip to download the wheel.
@@ -107,6 +127,9 @@ def e2e_latest(session: nox.Session) -> None:
 
 
 def _run_e2e(session: nox.Session, cli: str, *, source: str) -> None:
+    # A check run edits no tracked file: the table is updated on purpose only.
+    update_compat = "--update-compat" in session.posargs
+    posargs = [a for a in session.posargs if a != "--update-compat"]
     # The official SDK, for the cross-SDK resume through one store (its Python package
     # only: the CLI is the one given).
     session.install("--no-deps", "claude-agent-sdk==0.2.188")
@@ -139,19 +162,17 @@ def _run_e2e(session: nox.Session, cli: str, *, source: str) -> None:
     try:
         if _netns_available():
             env["CLAUDE_SDK_E2E_NETNS"] = "1"
-            session.run(
-                "tests/support/netns_run.sh", *pytest, *session.posargs, env=env, external=True
-            )
+            session.run("tests/support/netns_run.sh", *pytest, *posargs, env=env, external=True)
         else:
             session.warn("no network namespace available: running e2e with the offline env only")
-            session.run(*pytest, *session.posargs, env=env)
+            session.run(*pytest, *posargs, env=env)
     finally:
-        if not session.posargs:  # a partial run (-k, one file) does not rewrite the table
-            session.run(
+        if not posargs:  # a partial run (-k, one file) has no row
+            compat = [
                 os.path.join(session.bin, "python"),
                 "tests/support/compat.py",
-                "--doc",
-                "docs/compatibility.md",
+                "--row",
+                os.path.join(reports, "compat-row.md"),
                 "--junit",
                 junit,
                 "--drift",
@@ -160,7 +181,10 @@ def _run_e2e(session: nox.Session, cli: str, *, source: str) -> None:
                 version,
                 "--source",
                 source,
-            )
+            ]
+            if update_compat:
+                compat += ["--doc", "docs/compatibility.md"]
+            session.run(*compat)
 
 
 @nox.session(python="3.11")

@@ -957,6 +957,15 @@ def measure_imports(repeat: int) -> dict[str, list[Json]]:
         "claude_agent_sdk: session": (
             "from claude_agent_sdk import ClaudeSDKClient, ClaudeAgentOptions"
         ),
+        # Issue 29, item 4: the names an everyday program imports, on both sides.
+        "claude_sdk: everyday": (
+            "from claude_sdk import ask, query, open_session, Options, AssistantMessage, "
+            "ResultMessage, tool"
+        ),
+        "claude_agent_sdk: everyday": (
+            "from claude_agent_sdk import query, ClaudeSDKClient, ClaudeAgentOptions, "
+            "AssistantMessage, ResultMessage, tool"
+        ),
         "anyio + orjson": "import anyio, orjson",
     }
     marker = "-- measured --"
@@ -1316,6 +1325,10 @@ class Report:
         if ours_key in med and theirs_key in med:
             r = med[ours_key] / med[theirs_key]
             self.target("import time <= 0.25x official", "-", r, r <= 0.25, ratio(r))
+        ours_key, theirs_key = "claude_sdk: everyday", "claude_agent_sdk: everyday"
+        if ours_key in med and theirs_key in med:
+            r = med[ours_key] / med[theirs_key]
+            self.target("everyday names' import <= 0.12x official", "-", r, r <= 0.12, ratio(r))
         head = [
             "statement",
             "importtime cumulative ms (median)",
@@ -1331,7 +1344,10 @@ class Report:
             "importtime: everything the statement imports, lazily imported submodules "
             "included. The target compares the two session statements "
             "(`from claude_sdk import open_session, Options` against `from claude_agent_sdk "
-            "import ClaudeSDKClient, ClaudeAgentOptions`), not the bare imports."
+            "import ClaudeSDKClient, ClaudeAgentOptions`), not the bare imports; a second one "
+            "(issue 29) the two statements of the everyday names (`ask`, `query`, "
+            "`open_session`, `Options`, `AssistantMessage`, `ResultMessage`, `tool`, and the "
+            "official SDK's equivalents)."
         )
         return [*_table(head, rows), "", note]
 

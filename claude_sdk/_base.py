@@ -38,7 +38,7 @@ from __future__ import annotations
 import threading
 import types
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
@@ -263,9 +263,16 @@ class WireModel:
     _always: ClassVar[tuple[str, ...]] = ()
     extra: Mapping[str, Any] = attrs.field(default=EMPTY, eq=False, repr=False)
 
-    __repr__ = _model_repr
-    __eq__ = _model_eq
-    __hash__ = _model_hash
+    if TYPE_CHECKING:  # what the assignments below are, for type checkers
+
+        def __repr__(self) -> str: ...
+        def __eq__(self, other: object) -> bool: ...
+        def __hash__(self) -> int: ...
+
+    else:  # the functions themselves, not a method calling them: no extra call per use
+        __repr__ = _model_repr
+        __eq__ = _model_eq
+        __hash__ = _model_hash
 
     def __attrs_post_init__(self) -> None:
         names = _NONE_DEFAULTS.get(type(self)) or prepare_class(type(self))
@@ -310,9 +317,16 @@ class UnknownBase:
     """Base of the ``Unknown*`` values: a kind the model does not know, kept whole."""
 
     _unknown_kind: ClassVar[bool] = True
-    __repr__ = _model_repr
-    __eq__ = _model_eq
-    __hash__ = _model_hash
+    if TYPE_CHECKING:  # as in `WireModel`
+
+        def __repr__(self) -> str: ...
+        def __eq__(self, other: object) -> bool: ...
+        def __hash__(self) -> int: ...
+
+    else:
+        __repr__ = _model_repr
+        __eq__ = _model_eq
+        __hash__ = _model_hash
 
     raw: Mapping[str, Any]
     #: Set when the kind is known but its shape did not fit the model.

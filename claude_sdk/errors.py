@@ -173,7 +173,7 @@ class CLINotFoundError(ClaudeSDKError):
         hint: How to install the CLI or point the SDK at it.
     """
 
-    default_kind = "cli_not_found"
+    default_kind: str | None = "cli_not_found"
 
     searched: tuple[str, ...]
     hint: str
@@ -221,7 +221,7 @@ class OptionsError(ClaudeSDKError, ValueError, TypeError):
             ``ThinkingConfig.budget_tokens``), or ``None`` when no single one is at fault.
     """
 
-    default_kind = "options"
+    default_kind: str | None = "options"
 
     option: str | None
 
@@ -262,7 +262,7 @@ class ProcessError(ClaudeSDKError):
         cli_path: The resolved CLI path, when known.
     """
 
-    default_kind = "process"
+    default_kind: str | None = "process"
 
     exit_code: int | None
     signal: int | None
@@ -365,7 +365,7 @@ class MessageDecodeError(ClaudeSDKError):
         reason: Why it could not be decoded.
     """
 
-    default_kind = "decode"
+    default_kind: str | None = "decode"
 
     line: bytes
     reason: str
@@ -403,7 +403,7 @@ class DriftError(MessageDecodeError):
         findings: One line per finding, with its JSON path.
     """
 
-    default_kind = "drift"
+    default_kind: str | None = "drift"
 
     findings: tuple[str, ...]
 
@@ -435,7 +435,7 @@ class LineTooLongError(ClaudeSDKError):
             full length only when the whole line had arrived by then.
     """
 
-    default_kind = "line_too_long"
+    default_kind: str | None = "line_too_long"
 
     limit: int
     size: int
@@ -475,7 +475,7 @@ class ControlTimeoutError(ClaudeSDKError, TimeoutError):
         timeout: The time waited, in seconds.
     """
 
-    default_kind = "timeout"
+    default_kind: str | None = "timeout"
 
     subtype: str
     request_id: str | None
@@ -543,7 +543,7 @@ class InactivityTimeoutError(ClaudeSDKError, TimeoutError):
         last_activity: ``time.monotonic()`` of the last output seen, or ``None``.
     """
 
-    default_kind = "timeout"
+    default_kind: str | None = "timeout"
 
     timeout: float
     last_activity: float | None
@@ -581,7 +581,7 @@ class ControlRequestError(ClaudeSDKError):
         request_id: The request's id, when known.
     """
 
-    default_kind = "control"
+    default_kind: str | None = "control"
 
     subtype: str
     error: str
@@ -630,7 +630,7 @@ class SessionClosedError(ClaudeSDKError):
         cause: What ended it, as text (for example ``"CLI stdout reached EOF"``), or ``None``.
     """
 
-    default_kind = "session_closed"
+    default_kind: str | None = "session_closed"
 
     cause: str | None
 
@@ -667,7 +667,7 @@ class PromptWithdrawnError(ClaudeSDKError):
         reason: What withdrew it, in a few words.
     """
 
-    default_kind = "withdrawn"
+    default_kind: str | None = "withdrawn"
 
     prompt_uuid: str
     reason: str
@@ -703,7 +703,7 @@ class SessionNotFoundError(ClaudeSDKError):
         session_id: The id that was looked up.
     """
 
-    default_kind = "session_not_found"
+    default_kind: str | None = "session_not_found"
 
     session_id: str
 
@@ -734,7 +734,7 @@ class SessionStoreError(ClaudeSDKError):
         entries: How many transcript lines were not stored (0 for a read).
     """
 
-    default_kind = "session_store"
+    default_kind: str | None = "session_store"
 
     operation: str
     key: dict[str, str]
@@ -789,7 +789,7 @@ class TranscriptGapError(SessionStoreError):
             project directory).
     """
 
-    default_kind = "transcript_gap"
+    default_kind: str | None = "transcript_gap"
 
     session_id: str
     missing: tuple[str, ...]
@@ -864,7 +864,7 @@ class SessionBusyError(SessionStoreError):
             lasts while the holder's process lives, as with `DirectoryStore`).
     """
 
-    default_kind = "session_busy"
+    default_kind: str | None = "session_busy"
 
     session_id: str
     holder: str | None
@@ -1245,7 +1245,7 @@ class BudgetExceededError(ClaudeSDKError):
         limit: which limit was reached (``"max_cost_usd"`` or ``"max_tokens"``).
     """
 
-    default_kind = "budget"
+    default_kind: str | None = "budget"
 
     def __init__(
         self,
@@ -1284,7 +1284,7 @@ class RateLimitExceededError(ClaudeSDKError):
         waited: seconds it waited.
     """
 
-    default_kind = "rate_limit"
+    default_kind: str | None = "rate_limit"
 
     def __init__(self, message: str | None = None, *, waited: float, kind: str | None = None):
         """Initialise from how long the prompt waited."""

@@ -179,7 +179,7 @@ __all__ = [
     "decode_entry",
 ]
 
-logger = logging.getLogger("claude_sdk.history")
+logger: logging.Logger = logging.getLogger("claude_sdk.history")
 
 _StrPath: TypeAlias = "str | os.PathLike[str]"
 

@@ -30,10 +30,10 @@ Invariants (each is tested):
 
 * **Fail closed.** A command that cannot be parsed (unbalanced quotes or parentheses, an
   unterminated ``$(``, nesting deeper than 16, more than 200,000 characters outside
-  here-documents, or too complex to scan quickly) is denied by both command policies; a
-  path that is not a string, cannot be resolved, or a Glob pattern that climbs with ``..``
-  after a wildcard is denied by the path policies. Tools a policy is not about pass through
-  it (``continue``).
+  here-documents, or more work to scan than `DECIDE_STEPS`) is denied by both command
+  policies; a path that is not a string, cannot be resolved, or a Glob pattern that climbs
+  with ``..`` after a wildcard is denied by the path policies. Tools a policy is not about
+  pass through it (``continue``).
 * **Commands are parsed, not searched.** A bash-aware pre-pass removes line continuations,
   comments and here-document bodies, decodes ``$'...'``, turns newlines into ``;`` and lifts
   every ``$(...)`` and backtick substitution (also inside double quotes, ``${...}``,
@@ -76,12 +76,10 @@ from __future__ import annotations
 
 import abc
 import contextlib
-import math
 import os
 import re
 import sys
 import threading
-import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Literal, TypeVar
 
@@ -398,11 +396,11 @@ def _shell_ready() -> None:
     else:  # the tree-sitter parser (issue 26): one per thread, loaded on first use
         getattr(_parse, "_parser")()  # noqa: B009 - not in every version of the module
         with contextlib.suppress(_parse.UnparsableError):  # a warm-up: the parser is loaded
-            _parse.parse(_WARM_UP, deadline=math.inf)
+            _parse.parse(_WARM_UP)
     _READY.shell = True
 
 
-#: Decisions of our own policies (bounded: `DECIDE_BUDGET`) running at once, per event loop.
+#: Decisions of our own policies (bounded: `DECIDE_STEPS`) running at once, per event loop.
 #: They hold the GIL while they work: more threads would only wait for one another.
 OUR_THREADS = 4
 #: Decisions of policies of your own running at once, per event loop (they may block).
@@ -462,7 +460,7 @@ async def _off_the_loop(policy: Policy, fn: Callable[..., _T], *args: Any) -> _T
 
 
 def _bounded(policy: Policy) -> bool:
-    """Is ``policy`` one of ours, whose ``decide`` is bounded (`DECIDE_BUDGET`)?"""
+    """Is ``policy`` one of ours, whose ``decide`` is bounded (`DECIDE_STEPS`)?"""
     if isinstance(policy, Chain):
         return all(_bounded(p) for p in policy.policies)
     return type(policy) in _OURS
@@ -532,11 +530,18 @@ def chain(
 
 CommandPattern = str | re.Pattern[str]
 
-#: The policies whose decisions are bounded in time (see `_bounded`); set below.
+#: The policies whose decisions are bounded (see `_bounded`); set below.
 _OURS: set[type] = set()
 
-#: How long a command policy may look at one command: past it, the command is denied.
-DECIDE_BUDGET = 0.030
+#: How much work a command policy may do on one command, in steps of the shell reader and
+#: scanner (`claude_sdk._shell.parse.Steps`): past it, the command is denied as too complex
+#: to check. A count, not a clock, so that a decision does not depend on how busy the
+#: machine is: the same command gets the same decision everywhere.
+DECIDE_STEPS = 30_000
+#: About the longest `DECIDE_STEPS` take on a 2-core machine at rest, in seconds (a 1 MB
+#: command of short ones; for the benchmarks, not a limit: steps differ in cost, 10 ms of
+#: them for a text of 20,000 parentheses).
+DECIDE_BUDGET = 0.075
 #: Longest command text that is read at all.
 _MAX_TEXT = 1_000_000
 
@@ -578,9 +583,8 @@ class DenyCommands(Policy):
         command = _command_of(tool_name, tool_input)
         if isinstance(command, Decision):
             return attrs.evolve(command, policy=self.name)
-        deadline = time.monotonic() + DECIDE_BUDGET
         try:
-            reason = _scan.denied(command, self.patterns, deadline)
+            reason = _scan.denied(command, self.patterns, _parse.Steps(DECIDE_STEPS))
         except _parse.UnparsableError as exc:
             return Decision.deny(
                 f"cannot check the command, so it is denied: {exc}", policy=self.name
@@ -607,9 +611,8 @@ class RequireCommand(Policy):
         command = _command_of(tool_name, tool_input)
         if isinstance(command, Decision):
             return attrs.evolve(command, policy=self.name)
-        deadline = time.monotonic() + DECIDE_BUDGET
         try:
-            reason = _scan.unlisted(command, self.patterns, deadline)
+            reason = _scan.unlisted(command, self.patterns, _parse.Steps(DECIDE_STEPS))
         except _parse.UnparsableError as exc:
             return Decision.deny(
                 f"cannot check the command, so it is denied: {exc}", policy=self.name
@@ -642,7 +645,7 @@ def deny_commands(
     ``--recursive --force``, ``--rec --for``) and by letter for others; every literal word is
     tried as a program too, and strings that may be code are read for literal matches. A
     compiled regular expression is searched in each command, its words joined by spaces. A
-    command that does not parse, or takes longer than `DECIDE_BUDGET` to check, is denied;
+    command that does not parse, or takes more than `DECIDE_STEPS` to check, is denied;
     calls of other tools continue.
     """
     compiled = tuple(_compile(p) for p in patterns)

@@ -47,7 +47,7 @@ from .transports.base import Transport
 
 __all__ = ["PoolLimits", "PoolStats", "SessionPool"]
 
-logger = logging.getLogger("claude_sdk.pool")
+logger: logging.Logger = logging.getLogger("claude_sdk.pool")
 
 
 @attrs.define
@@ -176,19 +176,19 @@ class SessionPool:
                     f"SessionPool.transport: {type(item).__name__} is not a Transport",
                     option="transport",
                 )
-        self.options = options if options is not None else Options()
+        self.options: Options = options if options is not None else Options()
         self.max_sessions = max_sessions
         self.prewarm = prewarm
         self.resume_keys = resume_keys
         self.idle_timeout = idle_timeout
         self.transports = chosen
-        self.stats = PoolStats()
+        self.stats: PoolStats = PoolStats()
         if limits is not None and not isinstance(limits, PoolLimits):
             raise OptionsError(
                 f"SessionPool.limits must be a PoolLimits, not {type(limits).__name__}",
                 option="limits",
             )
-        self.limits = limits if limits is not None else PoolLimits()
+        self.limits: PoolLimits = limits if limits is not None else PoolLimits()
         self._governor = Governor(self.limits, self.stats)
         self._slots: list[_Slot] = []
         self._by_key: dict[str, _Slot] = {}

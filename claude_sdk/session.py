@@ -57,7 +57,7 @@ if sys.version_info < (3, 11):  # pragma: no cover
 
 __all__ = ["MessageStream", "Session", "open_session"]
 
-logger = logging.getLogger("claude_sdk.session")
+logger: logging.Logger = logging.getLogger("claude_sdk.session")
 
 _T = TypeVar("_T")
 

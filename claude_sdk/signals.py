@@ -35,7 +35,7 @@ import attrs
 
 __all__ = ["SignalStop", "cancel_on_signals"]
 
-logger = logging.getLogger("claude_sdk")
+logger: logging.Logger = logging.getLogger("claude_sdk")
 
 #: The signals a stop means, by default.
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)

@@ -41,7 +41,7 @@ from ._secrets import scrub_text
 
 __all__ = ["SPANS", "Telemetry", "available"]
 
-logger = logging.getLogger("claude_sdk.telemetry")
+logger: logging.Logger = logging.getLogger("claude_sdk.telemetry")
 _TRACER_NAME = "claude_sdk"
 
 #: The attribute a span gets when an exception leaves it: the exception's type (its name).
@@ -100,7 +100,7 @@ class Telemetry:
     """The spans of one session; every method is a no-op when disabled."""
 
     def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled and available()
+        self.enabled: bool = enabled and available()
         if enabled and not self.enabled:
             logger.warning(
                 "Options.telemetry is on but opentelemetry-api is not installed; "

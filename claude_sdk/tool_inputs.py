@@ -77,6 +77,8 @@ __all__ = [
     "EnterPlanModeInput",
     "EnterWorktreeInput",
     "ExitWorktreeInput",
+    "ListAgentsInput",
+    "SendMessageInput",
     # scheduling
     "CronCreateInput",
     "CronDeleteInput",
@@ -96,6 +98,7 @@ __all__ = [
     "SkillEdit",
     "SkillProposal",
     "ProposeSkillsInput",
+    "SkillInput",
     "PushNotificationInput",
     "ReadNotificationsInput",
     "ShowOnboardingRolePickerInput",
@@ -701,6 +704,39 @@ class ScheduleWakeupInput(WireModel):
     noop: bool | None = None
 
 
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class ListAgentsInput(WireModel):
+    """Input of the ``ListAgents`` tool: list the agents a message can go to (`SendMessage`).
+
+    Attributes:
+        cursor: the cursor the last line of a long listing gave, for its next page.
+        channel: not used by CLI 2.1.330 to 2.1.332 (declared, "leave unset").
+        q: not used by CLI 2.1.330 to 2.1.332 (declared, "leave unset").
+    """
+
+    cursor: str | None = None
+    channel: str | None = None
+    q: str | None = None
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class SendMessageInput(WireModel):
+    """Input of the ``SendMessage`` tool: a message to another agent.
+
+    Attributes:
+        to: the recipient (a name `ListAgentsInput` lists, a teammate, ``"main"``, or a
+            background agent's id).
+        message: the text (the recipient first sees its first line).
+        summary: a short label for the sender's own transcript.
+        notify_when_idle: tell the sender when the recipient is idle.
+    """
+
+    to: str
+    message: str
+    summary: str | None = None
+    notify_when_idle: bool | None = None
+
+
 # ======================================================================================
 # MCP
 
@@ -898,6 +934,19 @@ class ProposeSkillsInput(WireModel):
     """
 
     proposals: list[SkillProposal]
+
+
+@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+class SkillInput(WireModel):
+    """Input of the ``Skill`` tool: run a skill by name.
+
+    Attributes:
+        skill: the skill's name, from the available-skills list.
+        args: arguments for the skill.
+    """
+
+    skill: str
+    args: str | None = None
 
 
 @attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
@@ -1150,6 +1199,9 @@ ToolInput: TypeAlias = (
     | SendFeedbackInput
     | ProposeGoalInput
     | ProposeSkillsInput
+    | SkillInput
+    | ListAgentsInput
+    | SendMessageInput
     | PushNotificationInput
     | ReadNotificationsInput
     | ShowOnboardingRolePickerInput
@@ -1211,6 +1263,9 @@ TOOL_INPUTS: Mapping[str, type[ToolInput]] = types.MappingProxyType(
         "SetGoal": ProposeGoalInput,
         "ProposeGoal": ProposeGoalInput,
         "propose_skills": ProposeSkillsInput,
+        "Skill": SkillInput,
+        "ListAgents": ListAgentsInput,
+        "SendMessage": SendMessageInput,
         "PushNotification": PushNotificationInput,
         "ReadNotifications": ReadNotificationsInput,
         "ShowOnboardingRolePicker": ShowOnboardingRolePickerInput,

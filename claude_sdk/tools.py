@@ -110,7 +110,7 @@ __all__ = [
     "tool",
 ]
 
-logger = logging.getLogger("claude_sdk.tools")
+logger: logging.Logger = logging.getLogger("claude_sdk.tools")
 
 _NoneType = type(None)
 _TOOL_USE_ID = "claudecode/toolUseId"

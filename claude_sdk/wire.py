@@ -17,6 +17,7 @@ b'{"type":"keep_alive"}'
 from __future__ import annotations
 
 import typing
+from collections.abc import Callable
 from typing import Any
 
 from ._protocol import codec as _codec
@@ -54,8 +55,8 @@ Frame = (
 )
 """Anything that travels as one line: a message or a control envelope."""
 
-loads = _codec.loads
-dumps = _codec.dumps
+loads: Callable[[bytes | bytearray | memoryview | str], Any] = _codec.loads
+dumps: Callable[[Any], bytes] = _codec.dumps
 
 
 def decode(line: bytes | bytearray | memoryview | str, *, strict: bool = False) -> Frame:

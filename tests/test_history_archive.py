@@ -293,7 +293,7 @@ MARKS = st.one_of(
 @settings(
     max_examples=deep(8),
     deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture],
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(sessions=st.lists(st.tuples(st.lists(PROMPT_LINES, max_size=5), MARKS), max_size=24))
 def test_archived_as_the_official_ts_sdk_lists_it(

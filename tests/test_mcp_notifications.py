@@ -113,7 +113,7 @@ async def mul(a: int, b: int) -> str:
 
 
 def options(servers: dict[str, Any]) -> Options:
-    return Options(mcp_servers=servers, control_timeout=10.0, initialize_timeout=10.0)
+    return Options(mcp_servers=servers, control_timeout=30.0, initialize_timeout=30.0)
 
 
 # ======================================================================================

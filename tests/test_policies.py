@@ -14,7 +14,6 @@ import os
 import re
 import shutil
 import subprocess
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -48,6 +47,8 @@ from claude_sdk.policies import (
     require_command,
 )
 from claude_sdk.testing import FakeCLI, ScriptedCLI
+
+from .support.deep import deep
 
 codec = default_codec()
 
@@ -272,12 +273,13 @@ def test_command_policy_edges(
     assert reason in decision.reason
 
 
-def test_a_long_command_is_decided_quickly() -> None:
+def test_a_long_command_is_decided() -> None:
+    """Bounded by the step budget, not a clock: the same decision however busy the machine
+    (how long it takes is benchmarks/bench_policies.py's business)."""
     command = "sudo " * 3000 + "rm -rf build; " + "ls; " * 3000
-    started = time.monotonic()
-    assert DENY.decide("Bash", {"command": command}).kind == "deny"
-    assert REQUIRE.decide("Bash", {"command": command}).kind == "deny"
-    assert time.monotonic() - started < 5
+    decisions = [p.decide("Bash", {"command": command}) for p in (DENY, REQUIRE, DENY, REQUIRE)]
+    assert [d.kind for d in decisions] == ["deny"] * 4
+    assert decisions[:2] == decisions[2:]
 
 
 @pytest.mark.parametrize(
@@ -327,7 +329,7 @@ _DRESS = st.sampled_from(
 _BLANKS = st.sampled_from([" ", "  ", "\t", " \t "])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=deep(100), deadline=None)
 @given(
     before=st.lists(st.tuples(_HARMLESS, _SEPARATORS), max_size=3),
     after=st.lists(st.tuples(_SEPARATORS, _HARMLESS), max_size=3),

@@ -2,12 +2,11 @@
 resolves, lazily.
 
 * ``claude_sdk``, ``claude_sdk.transports`` and ``claude_sdk.testing`` import each public name
-  on first access (PEP 562 ``__getattr__``). For each of them, ``__all__`` equals the
-  ``from .x import Y as Y`` re-exports of its ``__init__.py`` (read with ``ast``: the
-  redundant alias is what marks a re-export for type checkers, which read them under
-  ``if TYPE_CHECKING:``), and the runtime table (``_LAZY``, and ``_SUBMODULES`` for
-  ``from . import x as x``) names the same module for every name: none is missing from
-  either. Nothing but ``__version__`` is imported eagerly.
+  on first access (``claude_sdk._exports``). Each name is listed once, as a ``from .x import Y
+  as Y`` re-export under ``if TYPE_CHECKING:`` (the redundant alias is what marks a re-export
+  for type checkers); the runtime table ``_LAZY`` and ``__all__`` are generated from that
+  block (``tests/support/gen_exports.py``), and a test fails when they are stale. Nothing
+  but ``__version__`` (and the helper) is imported eagerly.
 * In a fresh interpreter, every name of ``__all__`` resolves through the lazy path (it is not
   there before the first access) to the very object its module defines, ``from package
   import name`` and ``from package import *`` give the same objects, and the submodule
@@ -22,7 +21,6 @@ resolves, lazily.
 
 from __future__ import annotations
 
-import ast
 import importlib
 import inspect
 import json
@@ -37,6 +35,8 @@ import claude_sdk
 import claude_sdk.testing
 import claude_sdk.transports
 from claude_sdk import control, errors, hooks, messages, permissions, wire
+from tests.support import gen_exports
+from tests.support.gen_exports import ReExports
 
 PUBLIC_MODULES: list[ModuleType] = [messages, control, hooks, permissions, errors, wire]
 MODEL_MODULES = {m.__name__ for m in (messages, control, hooks, permissions, errors)}
@@ -46,60 +46,39 @@ LAZY_PACKAGES: list[ModuleType] = [claude_sdk, claude_sdk.transports, claude_sdk
 EAGER = {"claude_sdk": {"__version__": "_version"}}
 
 
-def _re_exports(package: ModuleType) -> tuple[dict[str, str], dict[str, str], list[str]]:
-    """What ``package/__init__.py`` re-exports, read with ``ast``.
-
-    Returns:
-        (re-exports under ``if TYPE_CHECKING:``, eager re-exports, relative imports that
-        are not re-exports); a re-export maps the name to its module, relative (``""``
-        for ``from . import x as x``).
-    """
+def _re_exports(package: ModuleType) -> ReExports:
+    """What ``package/__init__.py`` re-exports, read with ``ast``."""
     assert package.__file__ is not None
-    tree = ast.parse(Path(package.__file__).read_text(encoding="utf-8"))
-    typing_only: dict[str, str] = {}
-    eager: dict[str, str] = {}
-    other: list[str] = []
-
-    def visit(body: list[ast.stmt], found: dict[str, str]) -> None:
-        for node in body:
-            if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING":
-                visit(node.body, typing_only)
-            elif isinstance(node, ast.ImportFrom) and node.level == 1:
-                for alias in node.names:
-                    if alias.asname is not None and alias.asname == alias.name:
-                        assert alias.name not in found, f"{alias.name} re-exported twice"
-                        found[alias.name] = node.module or ""
-                    else:
-                        other.append(f"from .{node.module or ''} import {alias.name}")
-
-    visit(tree.body, eager)
-    return typing_only, eager, other
+    return ReExports(Path(package.__file__).read_text(encoding="utf-8"))
 
 
-def _runtime_table(package: ModuleType) -> dict[str, str]:
-    """The table the package's ``__getattr__`` imports from, in the form of `_re_exports`."""
-    namespace = vars(package)
-    table: dict[str, str] = dict(namespace["_LAZY"])
-    table.update(dict.fromkeys(namespace.get("_SUBMODULES", ()), ""))
-    return table
+def test_the_packages_are_those_the_generator_writes() -> None:
+    assert {p.__name__ for p in LAZY_PACKAGES} == set(gen_exports.PACKAGES)
+
+
+@pytest.mark.parametrize("package", LAZY_PACKAGES, ids=lambda m: m.__name__)
+def test_the_generated_table_is_current(package: ModuleType) -> None:
+    assert package.__file__ is not None
+    source = Path(package.__file__).read_text(encoding="utf-8")
+    assert gen_exports.regenerate(source) == source, "run: python tests/support/gen_exports.py"
 
 
 @pytest.mark.parametrize("package", LAZY_PACKAGES, ids=lambda m: m.__name__)
 def test_all_matches_the_re_exports(package: ModuleType) -> None:
-    typing_only, eager, other = _re_exports(package)
-    assert not other, f"relative imports in __init__ without 'as <same name>': {other}"
-    assert eager == EAGER.get(package.__name__, {}), "only __version__ is imported eagerly"
-    assert not set(typing_only) & set(eager)
-    assert set(typing_only) | set(eager) == set(package.__all__)
+    found = _re_exports(package)
+    assert not found.other, f"relative imports in __init__ without 'as <same name>': {found.other}"
+    assert found.eager == EAGER.get(package.__name__, {}), "only __version__ is imported eagerly"
+    assert package.__all__ == found.public
+    assert vars(package)["_LAZY"] == found.lazy
 
 
-@pytest.mark.parametrize("package", LAZY_PACKAGES, ids=lambda m: m.__name__)
-def test_the_lazy_table_matches_the_type_checking_imports(package: ModuleType) -> None:
-    typing_only, _, _ = _re_exports(package)
-    table = _runtime_table(package)
-    assert sorted(set(typing_only) - set(table)) == [], "missing from the lazy table"
-    assert sorted(set(table) - set(typing_only)) == [], "missing under TYPE_CHECKING"
-    assert {n: m for n, m in table.items() if typing_only[n] != m} == {}, "other module"
+@pytest.mark.parametrize(
+    "name", ["history", "policies", "stores", "sync", "telemetry", "testing", "tools", "wire"]
+)
+def test_public_submodules_resolve_as_attributes(name: str) -> None:
+    code = "import json, sys, claude_sdk as cs\n"
+    code += f"print(json.dumps(cs.{name} is sys.modules['claude_sdk.{name}']))"
+    assert _fresh(code) is True
 
 
 def test_the_version() -> None:
@@ -167,15 +146,14 @@ import json, sys
 package = __import__(sys.argv[1], fromlist=["__all__"])
 namespace = vars(package)
 table = namespace["_LAZY"]
-submodules = namespace.get("_SUBMODULES", ())
 eager, wrong = [], []
 for name in package.__all__:
     if name == "__version__":
         continue
-    if name in namespace:
+    if name in namespace and table[name]:  # (importing a module binds it on its package)
         eager.append(name)
     value = getattr(package, name)
-    if name in submodules:
+    if table.get(name) == "":
         expected = sys.modules[f"{package.__name__}.{name}"]
     else:
         expected = getattr(sys.modules[f"{package.__name__}.{table[name]}"], name)
@@ -223,14 +201,16 @@ print(json.dumps(sorted(sys.modules)))
 
 #: The SDK's own modules each statement may load.
 ONLY = {
-    "import claude_sdk": {"claude_sdk", "claude_sdk._version"},
+    "import claude_sdk": {"claude_sdk", "claude_sdk._exports", "claude_sdk._version"},
     "import claude_sdk.transports": {
         "claude_sdk",
+        "claude_sdk._exports",
         "claude_sdk._version",
         "claude_sdk.transports",
     },
     "import claude_sdk.testing.pytest_plugin": {
         "claude_sdk",
+        "claude_sdk._exports",
         "claude_sdk._version",
         "claude_sdk.testing",
         "claude_sdk.testing.pytest_plugin",

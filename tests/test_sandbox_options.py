@@ -51,6 +51,7 @@ from claude_sdk.sandbox import (
     SandboxSettings,
 )
 
+from .support.deep import deep
 from .support.sandbox_probe import sandbox_problem
 
 JSON = dict[str, Any]
@@ -190,7 +191,7 @@ def _sent(options: cs.Options) -> JSON:
     return out
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=deep(75), deadline=None)
 @given(instances(SandboxSettings))
 def test_settings_survive_the_codec_and_the_dict_forms(x: SandboxSettings) -> None:
     data = wire.to_dict(x)
@@ -211,7 +212,7 @@ def test_settings_survive_the_codec_and_the_dict_forms(x: SandboxSettings) -> No
     assert _quiet(sandbox=data).sandbox == x
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=deep(75), deadline=None)
 @given(instances(SandboxSettings))
 def test_what_reaches_the_cli_is_the_settings_plus_the_sdk_defaults(x: SandboxSettings) -> None:
     options = _quiet(sandbox=x, settings={"model": "m", "sandbox": {"replaced": True}})
@@ -322,7 +323,7 @@ FIELDS = [
 
 
 @pytest.mark.parametrize(("cls", "name"), FIELDS, ids=lambda x: getattr(x, "__name__", x))
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=deep(25), deadline=None)
 @given(data=st.data())
 def test_a_value_of_the_wrong_type_is_an_options_error(
     cls: type[Any], name: str, data: st.DataObject

@@ -28,6 +28,8 @@ from claude_sdk._structured import MAX_PROBLEMS, validate
 from claude_sdk.errors import STARTUP_FAILURES, classify_result
 from claude_sdk.testing import FakeCLI, ScriptedCLI
 
+from .support.deep import deep
+
 pytestmark = pytest.mark.anyio
 
 
@@ -229,7 +231,7 @@ def _schemas() -> st.SearchStrategy[dict[str, Any]]:
     return st.one_of(tree, tree.map(lambda s: {"$defs": {"d": s}, "$ref": "#/$defs/d"}))
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=deep(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(schema=_schemas(), value=_values)
 def test_the_check_agrees_with_jsonschema(schema: dict[str, Any], value: Any) -> None:
     expected = jsonschema.Draft202012Validator(schema).is_valid(value)
@@ -238,7 +240,7 @@ def test_the_check_agrees_with_jsonschema(schema: dict[str, Any], value: Any) ->
     assert len(problems) <= MAX_PROBLEMS
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=deep(100), deadline=None)
 @given(
     schema=st.recursive(_values, lambda x: st.dictionaries(st.text(max_size=12), x), max_leaves=10),
     value=_values,

@@ -38,6 +38,7 @@ from claude_sdk.tool_inputs import (
 )
 
 from . import strategies
+from .support.deep import deep
 from .transcripts import DATA, clean
 
 codec = default_codec()
@@ -225,6 +226,14 @@ SAMPLES: dict[str, JSON] = {
         "prompt": "/loop check the build",
         "stop": False,
         "noop": True,
+    },
+    "Skill": {"skill": "release-notes", "args": "v1.2"},
+    "ListAgents": {"cursor": "page-2", "channel": "ops", "q": "review"},
+    "SendMessage": {
+        "to": "reviewer",
+        "message": "The patch is ready.\nDetails below.",
+        "summary": "patch ready",
+        "notify_when_idle": True,
     },
     "ListMcpResourcesTool": {"server": "docs"},
     "ReadMcpResourceTool": {"server": "docs", "uri": "docs://index"},
@@ -569,7 +578,7 @@ def test_a_literal_value_from_a_newer_cli_still_fits() -> None:
     assert codec.unstructure(obj) == data
 
 
-@pytest.mark.parametrize("name", ["StructuredOutput", "NoSuchTool", "bash", "", "Skill", "mcp_x"])
+@pytest.mark.parametrize("name", ["StructuredOutput", "NoSuchTool", "bash", "", "Warp", "mcp_x"])
 def test_an_unknown_tool_gives_none(name: str) -> None:
     assert name not in TOOL_INPUTS
     assert typed_input(name, {"command": "ls"}) is None
@@ -681,7 +690,7 @@ def _first_name(cls: type) -> str:
     return next(name for name, klass in TOOL_INPUTS.items() if klass is cls)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=deep(25), deadline=None)
 @given(st.sampled_from(sorted(set(TOOL_INPUTS.values()), key=lambda c: c.__name__)), st.data())
 def test_python_built_values_round_trip(cls: type[Any], data: st.DataObject) -> None:
     obj = data.draw(strategies.instances(cls))
@@ -692,7 +701,7 @@ def test_python_built_values_round_trip(cls: type[Any], data: st.DataObject) -> 
     assert codec.unstructure(back) == wire
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=deep(100), deadline=None)
 @given(
     st.sampled_from(sorted(TOOL_INPUTS)),
     st.dictionaries(
@@ -708,7 +717,7 @@ def test_arbitrary_json_never_raises(name: str, data: JSON) -> None:
         assert codec.unstructure(obj) == data
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=deep(100), deadline=None)
 @given(
     st.sampled_from([*sorted(TOOL_INPUTS), "mcp__calc__add", "Nope"]),
     strategies.json_values,

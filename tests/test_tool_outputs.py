@@ -34,6 +34,7 @@ from claude_sdk.tool_inputs import TodoItem
 from claude_sdk.tool_outputs import TOOL_OUTPUTS, typed_output
 
 from . import strategies
+from .support.deep import deep
 from .transcripts import DATA, clean
 
 JSON = dict[str, Any]
@@ -1487,7 +1488,7 @@ for _name, _tp in TOOL_OUTPUTS.items():
         _RESULT_CLASSES.setdefault(_cls, _name)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=deep(60), deadline=None)
 @given(st.sampled_from(sorted(_RESULT_CLASSES, key=lambda c: c.__name__)), st.data())
 def test_python_built_values_round_trip(cls: type[Any], data: st.DataObject) -> None:
     obj = data.draw(strategies.instances(cls))
@@ -1499,7 +1500,7 @@ def test_python_built_values_round_trip(cls: type[Any], data: st.DataObject) -> 
     assert codec.unstructure(back) == value
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=deep(40), deadline=None)
 @given(
     st.sampled_from(["ListMcpResourcesTool", "RefreshMcpTools"]),
     st.data(),
@@ -1520,7 +1521,7 @@ _KEYS = sorted(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=deep(100), deadline=None)
 @given(
     st.sampled_from([*sorted(TOOL_OUTPUTS), "mcp__calc__add", "Nope"]),
     st.dictionaries(st.sampled_from(_KEYS) | strategies.texts, strategies.json_values, max_size=5)
@@ -1532,7 +1533,7 @@ def test_arbitrary_json_never_raises(name: str, data: Any) -> None:
         assert codec.unstructure(obj) == data
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=deep(100), deadline=None)
 @given(st.sampled_from(SAMPLES), st.data())
 def test_damaged_samples_never_raise(sample: tuple[str, Any, Any], data: st.DataObject) -> None:
     """A sample with one value anywhere inside replaced by any JSON value."""

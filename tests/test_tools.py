@@ -822,8 +822,9 @@ async def test_round_trip_through_the_sdk_with_fake_cli() -> None:
     options = Options(
         mcp_servers={"calc": calc()},
         shutdown_grace=0.5,
-        control_timeout=5.0,
-        initialize_timeout=5.0,
+        # hang guards, not measures (the in-process server starts with the mcp import)
+        control_timeout=30.0,
+        initialize_timeout=30.0,
     )
     async with open_session(options, transport=fake):
         await fake.cli.script_done.wait()
@@ -1044,7 +1045,7 @@ async def test_a_tool_past_its_own_timeout_is_an_explained_error() -> None:
             release.wait(10)
             return "late"
 
-        with anyio.fail_after(5):
+        with anyio.fail_after(30):
             assert await forever.call({}) == error(
                 "tool 'forever' did not finish within its timeout of 20 ms, and was cancelled"
             )

@@ -38,6 +38,7 @@ from claude_sdk.usage import (
 )
 
 from .strategies import instances, json_values
+from .support.deep import deep
 from .transcripts import DATA
 
 RECORDED = sorted(
@@ -710,7 +711,7 @@ def hostile_turn(draw: st.DrawFn) -> list[JSON]:
     return out
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=deep(100), suppress_health_check=[HealthCheck.too_slow])
 @given(turns=st.lists(hostile_turn(), min_size=1, max_size=3))
 def test_hostile_figures_never_raise_and_always_add_up(turns: list[list[JSON]]) -> None:
     tracker = UsageTracker()
@@ -733,7 +734,7 @@ _TYPED = st.one_of(
 )
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=deep(75), suppress_health_check=[HealthCheck.too_slow])
 @given(stream=st.lists(_TYPED, max_size=8))
 def test_typed_messages_of_any_value_never_raise(stream: list[Any]) -> None:
     tracker = UsageTracker()
@@ -870,7 +871,7 @@ _PER_MODEL_KEYS = {
 }
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=deep(100), suppress_health_check=[HealthCheck.too_slow])
 @given(
     per_model=st.dictionaries(
         st.sampled_from(["a", "b", "c"]),

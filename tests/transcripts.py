@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -48,3 +48,21 @@ def records(path: Path | None = None) -> Iterator[Record]:
                 rec = json.loads(line)
                 if "msg" in rec:
                     yield Record(file=p.name, index=i, direction=rec["dir"], msg=clean(rec["msg"]))
+
+
+def check_every_frame(recs: Iterable[Record], check: Callable[[Record], object]) -> None:
+    """Run ``check`` on every frame of a recording; fail naming each frame that failed.
+
+    One test per recording file, not one per frame: every frame is still checked, and the
+    failure message gives the frame (``file:line``) and its assertion for each that failed.
+    """
+    failed: list[str] = []
+    checked = 0
+    for rec in recs:
+        checked += 1
+        try:
+            check(rec)
+        except Exception as exc:  # reported with the frame, below
+            failed.append(f"frame {rec.id} ({rec.direction}): {type(exc).__name__}: {exc}")
+    assert checked > 0, "no frame to check"
+    assert not failed, f"{len(failed)} of {checked} frames failed:\n" + "\n".join(failed)

@@ -54,8 +54,8 @@ class InboundRequest:
     __slots__ = ("handle", "request", "request_id", "state")
 
     def __init__(self, request_id: str, request: Any) -> None:
-        self.request_id = request_id
-        self.request = request
+        self.request_id: str = request_id
+        self.request: Any = request
         self.state: str = PENDING
         self.handle: Any = None
 

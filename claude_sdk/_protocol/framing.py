@@ -63,9 +63,9 @@ class LineSplitter:
         """
         if max_line_bytes < 1:
             raise ValueError(f"max_line_bytes must be at least 1, not {max_line_bytes}")
-        self.max_line_bytes = max_line_bytes
-        self.lines_skipped = 0
-        self.lines_oversized = 0
+        self.max_line_bytes: int = max_line_bytes
+        self.lines_skipped: int = 0
+        self.lines_oversized: int = 0
         # Pieces of the current partial line; their total length is ``_size``, which never
         # exceeds ``max_line_bytes + 1`` (one more byte may be the ``\r`` of a CRLF).
         self._pieces: list[bytes] = []

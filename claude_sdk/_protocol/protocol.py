@@ -222,28 +222,28 @@ class Protocol:
         self._cancel_targets: dict[str, str] = {}  # cancel_async_message request -> uuid
         self._watches: list[InterruptWatch] = []  # interrupts waiting for their outcome
         #: The host's prompts whose reply no consumer took yet (`claim`).
-        self.ledger = Ledger()
+        self.ledger: Ledger = Ledger()
         self._answer_types = answer_types()
         self.session_id: str | None = None
         self.state: str | None = None
-        self.prompts_sent = 0
+        self.prompts_sent: int = 0
         #: The uuid of the last prompt `send_prompt` wrote.
-        self.last_prompt = ""
-        self.results = 0
-        self.prompts_cancelled = 0
+        self.last_prompt: str = ""
+        self.results: int = 0
+        self.prompts_cancelled: int = 0
         self.last_result: m.ResultMessage | None = None
-        self.lines_undecodable = 0
+        self.lines_undecodable: int = 0
         self.failure: BaseException | None = None
-        self.ended = False
-        self.closing = False
+        self.ended: bool = False
+        self.closing: bool = False
         #: The CLI answered ``initialize`` (it started; before that, an exit is a refusal).
-        self.initialized = False
+        self.initialized: bool = False
         #: The clock of the last output from the CLI, as the driver reported it (`activity`).
-        self.last_activity = 0.0
+        self.last_activity: float = 0.0
         #: The host's callbacks running now (the CLI waits for them: it owes no output).
         self.callbacks_running = 0
         #: `receive_lines` queued messages since the driver last cleared it.
-        self.delivered = False
+        self.delivered: bool = False
 
     # -- what the state says -------------------------------------------------------------
 

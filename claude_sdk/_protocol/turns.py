@@ -172,8 +172,8 @@ class Claim:
         self._ledger = ledger
         self.prompt = prompt
         #: Made for one prompt by uuid (else for "the next prompt", bound when it looks).
-        self.named = prompt is not None
-        self.done = False
+        self.named: bool = prompt is not None
+        self.done: bool = False
 
     def _end(self) -> None:
         self.done = True

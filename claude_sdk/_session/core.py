@@ -42,6 +42,7 @@ from .serving import Serving
 
 if TYPE_CHECKING:
     from .._mcp_bridge import McpBridge
+    from .._protocol.codec import Codec
     from .._protocol.launch import HookRegistration, LaunchSpec
     from ..transports.base import Connection
     from .mirror import TranscriptMirror
@@ -89,11 +90,11 @@ class SessionCore:
         self.conn = conn
         self.options = options
         self.spec = spec
-        self.hooks = dict(hooks)
+        self.hooks: dict[str, HookRegistration] = dict(hooks)
         self.tg = task_group
         self.telemetry = telemetry
-        self.codec = default_codec()
-        self.protocol = Protocol(
+        self.codec: Codec = default_codec()
+        self.protocol: Protocol = Protocol(
             self.codec,
             defer_messages=not telemetry.enabled,
             request_class=Serving,
@@ -102,18 +103,18 @@ class SessionCore:
         )
         #: Stores the CLI's mirrored transcript (``Options.session_store``), or None.
         self.mirror: TranscriptMirror | None = None
-        self.primitives = Primitives()
+        self.primitives: Primitives = Primitives()
         self.waiters: dict[str, Waiter] = {}
         self.bridges: dict[str, McpBridge] = {}
         self.data_event: anyio.Event | None = None
         self.idle_event: anyio.Event | None = None
-        self.reader_done = anyio.Event()
-        self.failure_observed = False
+        self.reader_done: anyio.Event = anyio.Event()
+        self.failure_observed: bool = False
         self.protocol.activity(anyio.current_time())
         #: DEBUG is enabled on ``claude_sdk.session``, as of the session's start, its last
         #: prompt or its last request: the inbound workers read this, not the logger, on
         #: their hot path.
-        self.debug = logger.isEnabledFor(logging.DEBUG)
+        self.debug: bool = logger.isEnabledFor(logging.DEBUG)
         #: The CLI's answer to ``initialize`` (the latest one, after a re-initialize).
         self.server_info: c.InitializeResponse | None = None
         #: The ``initialize`` request the session started with (a re-initialize resends it).

@@ -151,9 +151,9 @@ class TranscriptMirror:
         #: The batch given up that ended the session (``session_store_errors="raise"``).
         self.fatal: SessionStoreError | None = None
         #: Transcript lines stored.
-        self.stored = 0
+        self.stored: int = 0
         #: Frames whose path is not a transcript under the projects directory (not stored).
-        self.ignored = 0
+        self.ignored: int = 0
 
     @property
     def failures(self) -> list[SessionStoreError]:

@@ -44,7 +44,6 @@ from __future__ import annotations
 import fnmatch
 import itertools
 import re
-import time
 from collections.abc import Callable, Sequence
 from typing import Final, Protocol, TypeAlias
 
@@ -378,11 +377,10 @@ class _Budget:
 class Scanner:
     """Walks one command (see the module docstring)."""
 
-    def __init__(self, judge: Judge, size: int, deadline: float) -> None:
+    def __init__(self, judge: Judge, size: int, steps: syntax.Steps) -> None:
         self.judge = judge
         self.budget = _Budget(size)
-        self.deadline = deadline
-        self.ticks = 0
+        self.steps = steps
         #: Files the command line writes (by file name: a later run of one is read as
         #: code), with what they hold when that is literal.
         self.files: dict[str, Feed] = {}
@@ -398,7 +396,7 @@ class Scanner:
     def scan(self, text: str) -> None:
         """Scan the tool's command (raises `RefusedError`, `MatchedError` or
         `claude_sdk._shell.parse.UnparsableError`)."""
-        script = syntax.parse(text, deadline=self.deadline)
+        script = syntax.parse(text, steps=self.steps)
         self.script(script, State(), _Ctx(True, 0, top=True))
 
     def lax_scan(self, text: str) -> None:
@@ -414,7 +412,7 @@ class Scanner:
             self.lax(text, ctx)
             return st
         try:
-            script = syntax.parse(text, deadline=self.deadline, depth=ctx.depth)
+            script = syntax.parse(text, steps=self.steps, depth=ctx.depth)
         except syntax.UnparsableError as exc:
             raise RefusedError(f"it runs code that cannot be read: {exc}") from None
         return self.script(script, st, ctx)
@@ -428,9 +426,7 @@ class Scanner:
         self.loose.add(text)
         strict_ctx = _Ctx(False, ctx.depth)
         try:
-            script = syntax.parse(
-                text, deadline=self.deadline, depth=min(ctx.depth, syntax.MAX_DEPTH)
-            )
+            script = syntax.parse(text, steps=self.steps, depth=min(ctx.depth, syntax.MAX_DEPTH))
         except syntax.UnparsableError:
             self.tokens(text)
             return
@@ -473,8 +469,9 @@ class Scanner:
                 self.lax(candidate, ctx)
 
     def tick(self) -> None:
-        self.ticks += 1
-        if not self.ticks & 31 and time.monotonic() > self.deadline:
+        steps = self.steps
+        steps.left -= 1
+        if steps.left < 0:
             raise syntax.UnparsableError(syntax.TOO_COMPLEX)
 
     def refuse(self, ctx: _Ctx, reason: str) -> None:
@@ -1660,7 +1657,7 @@ class Scanner:
         if "$" not in text and "`" not in text:
             return
         try:
-            word = syntax._Reader(text, self.deadline, ctx.depth).heredoc_word()
+            word = syntax._Reader(text, self.steps, ctx.depth).heredoc_word()
         except syntax.UnparsableError as exc:
             self.refuse(ctx, f"a prompt that cannot be read: {exc}")
             return

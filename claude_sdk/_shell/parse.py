@@ -17,16 +17,17 @@ Invariants:
   subscript with blanks, ``coproc``, a here-document that ends at the end of input, an
   extended glob) raises `UnparsableError`: a policy denies what it cannot read.
 * **Bounded.** Substitutions nest at most `MAX_DEPTH` deep, compound commands at most
-  `MAX_NEST`; a `time.monotonic` deadline is checked as the reader goes. No recursion depth
-  depends on the input beyond those limits.
+  `MAX_NEST`; the reader's steps are counted against the decision's `Steps` budget (a
+  count, not a clock: the same text gets the same answer on an idle machine and a busy
+  one). No recursion depth depends on the input beyond those limits.
 * **No meaning here.** The tree says what is written; what it runs and with which words is
   `claude_sdk._shell.interp`'s business.
 """
 
 from __future__ import annotations
 
+import math
 import re
-import time
 from typing import Final, TypeAlias
 
 __all__ = [
@@ -59,6 +60,7 @@ __all__ = [
     "Redir",
     "Script",
     "Simple",
+    "Steps",
     "Subshell",
     "Tilde",
     "UnparsableError",
@@ -71,7 +73,21 @@ __all__ = [
 MAX_DEPTH: Final = 16
 #: Compound commands (subshells, groups, loops, ...) nested deeper than this are refused.
 MAX_NEST: Final = 64
-TOO_COMPLEX: Final = "the command is too complex to check in time"
+TOO_COMPLEX: Final = "the command is too complex to check"
+
+
+class Steps:
+    """The work one decision may do, counted in steps of the reader and of the scanner
+    (each reads a few characters or visits a node), shared by every text read for it.
+
+    Past the budget the command is `TOO_COMPLEX`. A count, not a clock: the same command
+    gets the same answer on an idle machine and on a busy one.
+    """
+
+    __slots__ = ("left",)
+
+    def __init__(self, left: float = math.inf) -> None:
+        self.left = left
 
 
 class UnparsableError(ValueError):
@@ -84,7 +100,7 @@ def load() -> None:
     The reader is plain Python: there is nothing else to load. Policies call this when they
     are built, so that no decision pays for it.
     """
-    parse("a=1 b; c | d && e <<< f $(g) ${h:-i} $((j))", deadline=float("inf"))
+    parse("a=1 b; c | d && e <<< f $(g) ${h:-i} $((j))")
 
 
 # ======================================================================================
@@ -583,17 +599,16 @@ _COND_BINARY: Final = frozenset(
 class _Reader:
     """One parse of one text (see `parse`)."""
 
-    __slots__ = ("cont", "deadline", "depth", "i", "n", "nest", "pending", "s", "skips", "ticks")
+    __slots__ = ("cont", "depth", "i", "n", "nest", "pending", "s", "skips", "steps")
 
-    def __init__(self, text: str, deadline: float, depth: int) -> None:
+    def __init__(self, text: str, steps: Steps, depth: int) -> None:
         self.s = text
         self.n = len(text)
         self.i = 0
         self.cont = "\\\n" in text
-        self.deadline = deadline
+        self.steps = steps
         self.depth = depth
         self.nest = 0
-        self.ticks = 0
         #: Here-documents whose bodies start after the next newline.
         self.pending: list[HereDoc] = []
         #: Where a line continuation was skipped (see `_read_script`).
@@ -607,8 +622,9 @@ class _Reader:
         return UnparsableError(f"cannot parse it: {why}{where}")
 
     def tick(self) -> None:
-        self.ticks += 1
-        if not self.ticks & 63 and time.monotonic() > self.deadline:
+        steps = self.steps
+        steps.left -= 1
+        if steps.left < 0:
             raise UnparsableError(TOO_COMPLEX)
 
     def enter(self) -> None:
@@ -1715,7 +1731,7 @@ class _Reader:
         self.depth += 1
         if self.depth > MAX_DEPTH:
             raise UnparsableError(f"commands nested more than {MAX_DEPTH} deep")
-        body = _read_script("".join(out), self.deadline, self.depth)
+        body = _read_script("".join(out), self.steps, self.depth)
         self.depth -= 1
         parts.append(CmdSub(body, quoted, s[start : self.i]))
 
@@ -2015,9 +2031,7 @@ def _add_lit(parts: list[Part], text: str, quoted: bool) -> None:
 
 
 def _sub_reader(outer: _Reader, text: str) -> _Reader:
-    reader = _Reader(text, outer.deadline, outer.depth)
-    reader.ticks = outer.ticks
-    return reader
+    return _Reader(text, outer.steps, outer.depth)
 
 
 def _ansi_end(s: str, i: int) -> int:
@@ -2091,7 +2105,7 @@ def _read(reader: _Reader) -> Script:
     return script
 
 
-def _read_script(text: str, deadline: float, depth: int) -> Script:
+def _read_script(text: str, steps: Steps, depth: int) -> Script:
     """Read ``text``; with line continuations, twice.
 
     The first reading skips each backslash-newline where bash removes it and notes where;
@@ -2100,7 +2114,7 @@ def _read_script(text: str, deadline: float, depth: int) -> Script:
     an assignment, ``2\\<newline>>`` a redirection). Continuations inside single quotes,
     ``$'...'``, comments and quoted here-documents are not removed by either.
     """
-    reader = _Reader(text, deadline, depth)
+    reader = _Reader(text, steps, depth)
     script = _read(reader)
     if reader.skips:
         drop = sorted(set(reader.skips))
@@ -2110,30 +2124,32 @@ def _read_script(text: str, deadline: float, depth: int) -> Script:
             pieces.append(text[last:at])
             last = at + 2
         pieces.append(text[last:])
-        again = _Reader("".join(pieces), deadline, depth)
+        again = _Reader("".join(pieces), steps, depth)
         again.cont = False
-        again.ticks = reader.ticks
         script = _read(again)
     return script
 
 
-def parse(text: str, *, deadline: float, depth: int = 0) -> Script:
+def parse(text: str, *, steps: Steps | None = None, depth: int = 0) -> Script:
     """The script of ``text`` (see the module docstring).
 
     Args:
         text: the command string.
-        deadline: a `time.monotonic` value past which reading stops.
+        steps: the decision's budget, shared with the other texts read for it (none: no
+            limit but the nesting limits).
         depth: how deeply ``text`` itself is nested (a code string inside a command).
 
     Raises:
         UnparsableError: the text is not read the way bash reads it, nests beyond the
-            limits, or the deadline passed.
+            limits, or the budget is spent.
     """
     if depth > MAX_DEPTH:
         raise UnparsableError(f"commands nested more than {MAX_DEPTH} deep")
-    if time.monotonic() > deadline:
+    if steps is None:
+        steps = Steps()
+    elif steps.left < 0:
         raise UnparsableError(TOO_COMPLEX)
     try:
-        return _read_script(text, deadline, depth)
+        return _read_script(text, steps, depth)
     except RecursionError:
         raise UnparsableError("the command nests too deeply to check") from None

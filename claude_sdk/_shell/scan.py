@@ -69,7 +69,7 @@ class WordPattern:
     def of(cls, text: str) -> WordPattern:
         """Compile ``text``; `ValueError` when it is not one plain command."""
         try:
-            script = _parse.parse(text, deadline=float("inf"))
+            script = _parse.parse(text)
         except UnparsableError as exc:
             raise ValueError(f"cannot parse the command pattern {text!r}: {exc}") from None
         words = _plain_words(script)
@@ -383,14 +383,14 @@ class RequireJudge:
 
 
 def _no_recursion(
-    check: Callable[[str, Sequence[Pattern], float], str | None],
-) -> Callable[[str, Sequence[Pattern], float], str | None]:
+    check: Callable[[str, Sequence[Pattern], _parse.Steps], str | None],
+) -> Callable[[str, Sequence[Pattern], _parse.Steps], str | None]:
     """``check``, with Python's recursion limit read as a command that nests too deeply
     (`UnparsableError`: denied) rather than an error out of the policy."""
 
-    def guarded(command: str, patterns: Sequence[Pattern], deadline: float) -> str | None:
+    def guarded(command: str, patterns: Sequence[Pattern], steps: _parse.Steps) -> str | None:
         try:
-            return check(command, patterns, deadline)
+            return check(command, patterns, steps)
         except RecursionError:
             raise UnparsableError("the command nests too deeply to check") from None
 
@@ -399,7 +399,7 @@ def _no_recursion(
 
 
 @_no_recursion
-def denied(command: str, patterns: Sequence[Pattern], deadline: float) -> str | None:
+def denied(command: str, patterns: Sequence[Pattern], steps: _parse.Steps) -> str | None:
     """Why a deny list of ``patterns`` denies ``command``, or None (see the module doc).
 
     Raises:
@@ -407,7 +407,7 @@ def denied(command: str, patterns: Sequence[Pattern], deadline: float) -> str | 
     """
     judge = DenyJudge(patterns)
     try:
-        Scanner(judge, len(command), deadline).scan(command)
+        Scanner(judge, len(command), steps).scan(command)
     except MatchedError as exc:
         return str(exc)
     except RefusedError as exc:
@@ -415,7 +415,7 @@ def denied(command: str, patterns: Sequence[Pattern], deadline: float) -> str | 
         # computed program); a literal match read loosely in the whole text (a later
         # command, say) is added after it
         try:
-            Scanner(judge, len(command), deadline).lax_scan(command)
+            Scanner(judge, len(command), steps).lax_scan(command)
         except MatchedError as match:
             return f"{exc}; and, read loosely, {match}"
         return str(exc)
@@ -423,14 +423,14 @@ def denied(command: str, patterns: Sequence[Pattern], deadline: float) -> str | 
 
 
 @_no_recursion
-def unlisted(command: str, patterns: Sequence[Pattern], deadline: float) -> str | None:
+def unlisted(command: str, patterns: Sequence[Pattern], steps: _parse.Steps) -> str | None:
     """Why an allow list of ``patterns`` refuses ``command``, or None.
 
     Raises:
         UnparsableError: the command cannot be read (the caller denies it).
     """
     try:
-        Scanner(RequireJudge(patterns), len(command), deadline).scan(command)
+        Scanner(RequireJudge(patterns), len(command), steps).scan(command)
     except (MatchedError, RefusedError) as exc:
         return str(exc)
     return None
@@ -471,9 +471,9 @@ class _Recorder:
             self.seen.append(_Seen(written()))
 
 
-def _commands(command: str, deadline: float) -> Iterator[_Seen]:
+def _commands(command: str, steps: _parse.Steps) -> Iterator[_Seen]:
     """The simple commands the scan sees in ``command``, in order (for tests)."""
     recorder = _Recorder()
     with contextlib.suppress(RefusedError):
-        Scanner(recorder, len(command), deadline).scan(command)
+        Scanner(recorder, len(command), steps).scan(command)
     yield from recorder.seen

@@ -13,10 +13,10 @@ see `claude_sdk.testing.policy_check`).
 Each name is imported from its module on first access (PEP 562 ``__getattr__``), so the
 pytest plugin, which every pytest run in an environment with ``claude_sdk`` loads, costs
 next to nothing until a test uses a fixture; type checkers read the re-exports under
-``if TYPE_CHECKING:``.
+``if TYPE_CHECKING:``, the one list of them (see ``claude_sdk._exports``).
 """
 
-import sys
+from .._exports import install as _install
 
 TYPE_CHECKING = False  # as in `claude_sdk/__init__.py`: no `typing` import for this
 if TYPE_CHECKING:
@@ -73,7 +73,7 @@ if TYPE_CHECKING:
         run_session_store_conformance as run_session_store_conformance,
     )
 
-#: Public name -> the submodule that defines it.
+# Generated from the imports above by tests/support/gen_exports.py: do not edit.
 _LAZY: dict[str, str] = {
     "Cassette": "cassette",
     "CassetteEntry": "cassette",
@@ -119,31 +119,26 @@ _LAZY: dict[str, str] = {
     "check_policy": "policy_check",
     "load_policy": "policy_check",
     "read_calls": "policy_check",
-    "check_session_store": "store_conformance",
     "STORE_CHECKS": "store_conformance",
     "StoreCheck": "store_conformance",
     "StoreCheckReport": "store_conformance",
+    "check_session_store": "store_conformance",
     "has_method": "store_conformance",
     "run_session_store_conformance": "store_conformance",
 }
-
 __all__ = [
-    "FakeCLI",
-    "ScriptedCLI",
-    "Script",
-    "ToolCall",
-    "ToolSpec",
-    "Received",
-    "RequestHandler",
-    "PermissionReply",
-    "ErrorReply",
-    "NO_ANSWER",
-    "FakeCLIError",
-    "AnswerTimeoutError",
-    "RequestCancelledError",
-    "StdinClosedError",
-    "InvalidAnswerError",
-    # claude_sdk.testing.fake_api: a scripted Messages API for running the real CLI offline
+    "Cassette",
+    "CassetteEntry",
+    "CassetteError",
+    "CassetteExhaustedError",
+    "CassetteFormatError",
+    "CassetteMismatchError",
+    "DriftFinding",
+    "Recording",
+    "RecordingTransport",
+    "ReplayTransport",
+    "Scrubber",
+    "check_drift",
     "FakeMessagesAPI",
     "RecordedRequest",
     "RecordedToolResult",
@@ -154,51 +149,35 @@ __all__ = [
     "ScriptedThinking",
     "ScriptedToolUse",
     "ToolUsePair",
-    # claude_sdk.testing.cassette: record and replay the wire; drift checks
-    "RecordingTransport",
-    "ReplayTransport",
-    "Cassette",
-    "Recording",
-    "CassetteEntry",
-    "Scrubber",
-    "CassetteError",
-    "CassetteFormatError",
-    "CassetteMismatchError",
-    "CassetteExhaustedError",
-    "check_drift",
-    "DriftFinding",
-    # claude_sdk.testing.policy_check: replay recorded tool calls through a policy
-    "check_policy",
-    "check_call",
-    "read_calls",
-    "load_policy",
+    "NO_ANSWER",
+    "AnswerTimeoutError",
+    "ErrorReply",
+    "FakeCLI",
+    "FakeCLIError",
+    "InvalidAnswerError",
+    "PermissionReply",
+    "Received",
+    "RequestCancelledError",
+    "RequestHandler",
+    "Script",
+    "ScriptedCLI",
+    "StdinClosedError",
+    "ToolCall",
+    "ToolSpec",
     "CallVerdict",
     "RecordedCall",
     "RecordedVerdict",
-    # claude_sdk.testing.store_conformance: checks for any SessionStore
-    "check_session_store",
+    "check_call",
+    "check_policy",
+    "load_policy",
+    "read_calls",
     "STORE_CHECKS",
     "StoreCheck",
     "StoreCheckReport",
+    "check_session_store",
     "has_method",
     "run_session_store_conformance",
 ]
+# End of the generated section.
 
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
-
-
-if not TYPE_CHECKING:  # hidden from type checkers: a typo must stay an error, not `Any`
-
-    def __getattr__(name: str) -> object:
-        """Import the submodule that defines ``name`` and keep the value (PEP 562)."""
-        module = _LAZY.get(name)
-        if module is None:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        # `__import__`, not `importlib.import_module`: only the former is seen by
-        # `python -X importtime` (see `claude_sdk/__init__.py`).
-        __import__(f"{__name__}.{module}")
-        value = getattr(sys.modules[f"{__name__}.{module}"], name)
-        globals()[name] = value
-        return value
+_install(globals())

@@ -177,7 +177,7 @@ class CassetteError(ClaudeSDKError):
         path: the cassette file.
     """
 
-    default_kind = "cassette"
+    default_kind: str | None = "cassette"
 
     path: str
 
@@ -236,7 +236,7 @@ class CassetteMismatchError(CassetteError):
         actual: the frame the SDK wrote, normalised (None: it wrote nothing).
     """
 
-    default_kind = "cassette_mismatch"
+    default_kind: str | None = "cassette_mismatch"
 
     line: int
     reason: str
@@ -299,7 +299,7 @@ class CassetteExhaustedError(CassetteError):
         reason: what the SDK did (or waited for) past the end.
     """
 
-    default_kind = "cassette_exhausted"
+    default_kind: str | None = "cassette_exhausted"
 
     line: int
     reason: str
@@ -729,11 +729,11 @@ class _Log:
 
     def __init__(self, spec: LaunchSpec) -> None:
         self.spec = spec
-        self.start = time.monotonic()
+        self.start: float = time.monotonic()
         self.events: list[tuple[float, str, Any]] = []
         self.eof_sent = False
         self.output_ended = False
-        self.exit_noted = False
+        self.exit_noted: bool = False
 
     def add(self, direction: str, payload: Any) -> tuple[float, str, Any]:
         event = (time.monotonic() - self.start, direction, payload)
@@ -838,9 +838,9 @@ class RecordingTransport(Transport):
         auto_scrub: bool = True,
     ) -> None:
         self.inner = inner
-        self.runs_here = inner.runs_here  # where the CLI reads its files: the inner one's
-        self.path = Path(path)
-        self.scrubber = Scrubber.coerce(scrub)
+        self.runs_here: bool = inner.runs_here  # where the CLI reads its files: the inner one's
+        self.path: Path = Path(path)
+        self.scrubber: Scrubber = Scrubber.coerce(scrub)
         self.auto_scrub = auto_scrub
         self._finished: dict[int, Recording] = {}
         self._opened = 0
@@ -1038,14 +1038,14 @@ class ReplayTransport(MemoryTransport):
         if mode not in ("strict", "lenient"):
             raise ValueError(f"mode must be 'strict' or 'lenient', not {mode!r}")
         super().__init__(self._play)
-        self.cassette = Cassette.load(path)
-        self.path = Path(path)
+        self.cassette: Cassette = Cassette.load(path)
+        self.path: Path = Path(path)
         self.mode: ReplayMode = mode
         self.timeout = timeout
-        self.scrubber = Scrubber.coerce(scrub)
+        self.scrubber: Scrubber = Scrubber.coerce(scrub)
         self.auto_scrub = auto_scrub
-        self.normalize = tuple(normalize)
-        self.volatile_keys = frozenset(volatile_keys)
+        self.normalize: tuple[ScrubHook, ...] = tuple(normalize)
+        self.volatile_keys: frozenset[str] = frozenset(volatile_keys)
         self.check_options = check_options
         self.received: list[_JSON] = []
         self.errors: list[CassetteError] = []

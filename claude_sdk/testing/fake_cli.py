@@ -596,7 +596,7 @@ class ScriptedCLI:
         self.argv: tuple[str, ...] = tuple(spec.argv)
         self.env: dict[str, str] = dict(spec.env)
         self.cwd: str = spec.cwd or "/tmp/fake-cli-cwd"
-        self.version = fake.version
+        self.version: str = fake.version
         resumed = _flag(self.argv, "--resume")
         forked = resumed is not None and "--fork-session" in self.argv
         self.session_id: str = (
@@ -615,15 +615,15 @@ class ScriptedCLI:
         mode = _flag(self.argv, "--permission-mode")
         self.permission_mode: str = "default" if mode in (None, "manual") else mode
         self.current_state: str = "idle"
-        self.pid = 20000 + index
+        self.pid: int = 20000 + index
         self.received: list[Frame] = []
         self.log: list[Received] = []
         self.sent: list[bytes] = []
         self.prompts: list[UserMessage] = []
         self.initialize: InitializeRequest | None = None
         self.hook_ids: dict[str, list[str]] = {}
-        self.interrupted = anyio.Event()
-        self.interrupt_count = 0
+        self.interrupted: anyio.Event = anyio.Event()
+        self.interrupt_count: int = 0
         self.results: list[ResultMessage] = []
         self.answers_after_cancel: list[ControlResponse] = []
         self.stray_answers: list[ControlResponse] = []
@@ -632,7 +632,7 @@ class ScriptedCLI:
         self.bad_lines: list[bytes] = []
         self.errors: list[Exception] = []
         self.cancel_permissions_on_interrupt = True
-        self.script_done = anyio.Event()
+        self.script_done: anyio.Event = anyio.Event()
         self.capabilities: list[str] = list(
             fake.capabilities if fake.capabilities is not None else _INIT_CAPABILITIES
         )
@@ -2868,7 +2868,9 @@ class FakeCLI(MemoryTransport):
         self.session_id = session_id
         self.auto_handshake = auto_handshake
         self.raise_script_errors = raise_script_errors
-        self.capabilities = list(capabilities) if capabilities is not None else None
+        self.capabilities: list[str] | None = (
+            list(capabilities) if capabilities is not None else None
+        )
         self.history = history
         self.clis: list[ScriptedCLI] = []
         self.received: list[Frame] = []

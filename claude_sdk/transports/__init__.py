@@ -6,10 +6,11 @@ in its place; `Transport` and `Connection` are the contract for your own (see
 
 Each name is imported from its module on first access (PEP 562 ``__getattr__``), so the
 session, which needs only ``claude_sdk.transports.base``, does not load SSH and container
-support; type checkers read the re-exports under ``if TYPE_CHECKING:``.
+support; type checkers read the re-exports under ``if TYPE_CHECKING:``, the one list of them
+(see ``claude_sdk._exports``).
 """
 
-import sys
+from .._exports import install as _install
 
 TYPE_CHECKING = False  # as in `claude_sdk/__init__.py`: no `typing` import for this
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
     from .ssh import SSHTransport as SSHTransport
     from .subprocess import SubprocessTransport as SubprocessTransport
 
-#: Public name -> the submodule that defines it.
+# Generated from the imports above by tests/support/gen_exports.py: do not edit.
 _LAZY: dict[str, str] = {
     "ByteStreamConnection": "base",
     "Connection": "base",
@@ -41,37 +42,20 @@ _LAZY: dict[str, str] = {
     "SSHTransport": "ssh",
     "SubprocessTransport": "subprocess",
 }
-
 __all__ = [
-    "Transport",
+    "ByteStreamConnection",
     "Connection",
     "ConnectionWrapper",
-    "ByteStreamConnection",
     "StderrTail",
-    "SubprocessTransport",
-    "MemoryTransport",
-    "MemoryPeer",
+    "Transport",
+    "ContainerTransport",
     "find_cli",
     "find_cli_async",
+    "MemoryPeer",
+    "MemoryTransport",
     "SSHTransport",
-    "ContainerTransport",
+    "SubprocessTransport",
 ]
+# End of the generated section.
 
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
-
-
-if not TYPE_CHECKING:  # hidden from type checkers: a typo must stay an error, not `Any`
-
-    def __getattr__(name: str) -> object:
-        """Import the submodule that defines ``name`` and keep the value (PEP 562)."""
-        module = _LAZY.get(name)
-        if module is None:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        # `__import__`, not `importlib.import_module`: only the former is seen by
-        # `python -X importtime` (see `claude_sdk/__init__.py`).
-        __import__(f"{__name__}.{module}")
-        value = getattr(sys.modules[f"{__name__}.{module}"], name)
-        globals()[name] = value
-        return value
+_install(globals())

@@ -215,7 +215,7 @@ class FdLineConnection(Connection):
                 except OSError:
                     pass  # EIO and the like: the end of the stream
             if chunk:
-                self.last_received = anyio.current_time()
+                self.last_received: float | None = anyio.current_time()
                 lines = splitter.feed(chunk)
                 if not lines:  # part of a line (maybe a long one): let others run meanwhile
                     size = READ_CHUNK

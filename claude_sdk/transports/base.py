@@ -65,7 +65,7 @@ __all__ = [
     "Transport",
 ]
 
-logger = logging.getLogger("claude_sdk.transport")
+logger: logging.Logger = logging.getLogger("claude_sdk.transport")
 
 #: Bytes read from stdout at a time (large reads keep the per-line cost low).
 READ_CHUNK = 256 * 1024
@@ -381,7 +381,7 @@ class ByteStreamConnection(Connection):
                 if rest:
                     return rest
                 raise anyio.EndOfStream from None
-            self.last_received = anyio.current_time()
+            self.last_received: float | None = anyio.current_time()
             lines = splitter.feed(chunk)
             if lines:
                 return lines

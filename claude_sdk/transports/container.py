@@ -168,9 +168,9 @@ class ContainerTransport(Transport):
         self.namespace = namespace
         self.kube_container = kube_container
         self.context = context
-        self.runtime_path = runtime_path or runtime
+        self.runtime_path: str = runtime_path or runtime
         self.user = user
-        self.exec_args = tuple(exec_args)
+        self.exec_args: tuple[str, ...] = tuple(exec_args)
         self.remote_python = remote_python
         self.start_timeout = start_timeout
 

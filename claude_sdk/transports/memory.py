@@ -82,8 +82,8 @@ class MemoryPeer:
         self._splitter = LineSplitter()
         self._lines: list[bytes] = []
         self.returncode: int | None = None
-        self.exited = anyio.Event()
-        self.stdin_closed = anyio.Event()
+        self.exited: anyio.Event = anyio.Event()
+        self.stdin_closed: anyio.Event = anyio.Event()
 
     async def write(self, data: bytes) -> None:
         """Write raw bytes to the SDK (need not be whole lines)."""

@@ -219,17 +219,17 @@ class SSHTransport(Transport):
         self.host = host
         self.user = user
         self.port = port
-        self.identity_file = None if identity_file is None else os.fspath(identity_file)
-        self.ssh_options = tuple(ssh_options)
+        self.identity_file: str | None = None if identity_file is None else os.fspath(identity_file)
+        self.ssh_options: tuple[str, ...] = tuple(ssh_options)
         self.jump_host = jump_host
-        self.known_hosts = None if known_hosts is None else os.fspath(known_hosts)
+        self.known_hosts: str | None = None if known_hosts is None else os.fspath(known_hosts)
         self.strict_host_key_checking: HostKeyPolicy = strict_host_key_checking
         self.connect_timeout = connect_timeout
         self.control_persist = control_persist
         self.control_path = control_path
         self.ssh_path = ssh_path
         self.remote_python = remote_python
-        self.start_timeout = connect_timeout + 30 if start_timeout is None else start_timeout
+        self.start_timeout: float = connect_timeout + 30 if start_timeout is None else start_timeout
 
     @property
     def target(self) -> str:

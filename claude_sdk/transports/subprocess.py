@@ -46,7 +46,7 @@ from .discovery import find_cli_async
 
 __all__ = ["SubprocessConnection", "SubprocessTransport"]
 
-logger = logging.getLogger("claude_sdk.transport")
+logger: logging.Logger = logging.getLogger("claude_sdk.transport")
 
 #: Seconds to wait for the reaped process's stderr to reach EOF.
 STDERR_DRAIN = 0.5
@@ -82,7 +82,7 @@ class SubprocessConnection(FdLineConnection):
         self.process = process
         self._cli_path = cli_path
         self._gated = gated
-        self.stderr_done = anyio.Event()
+        self.stderr_done: anyio.Event = anyio.Event()
         self._termed_at: float | None = None  # when the group got SIGTERM from us
         self._leftovers: anyio.Event | None = None  # set once end_leftovers is done
 
@@ -161,7 +161,7 @@ class SubprocessTransport(Transport):
     """
 
     def __init__(self, *, supervise: bool | None = None) -> None:
-        self.supervise = (os.name == "posix") if supervise is None else supervise
+        self.supervise: bool = (os.name == "posix") if supervise is None else supervise
 
     def describe(self) -> str:
         return "local subprocess"

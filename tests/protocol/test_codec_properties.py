@@ -60,6 +60,7 @@ from ..strategies import (
     json_values,
     unknown_tags,
 )
+from ..support.deep import deep
 from ..transcripts import Record, records
 
 codec = default_codec()
@@ -107,7 +108,7 @@ def roundtrip(d: JSON) -> tuple[Any, JSON]:
 
 
 @pytest.mark.parametrize("cls", FRAME_CLASSES, ids=lambda c: c.__name__)
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=deep(50), deadline=None)
 @given(data=st.data())
 def test_frame_round_trips_through_a_line(cls: type[Any], data: st.DataObject) -> None:
     x = data.draw(instances(cls), label="frame")
@@ -120,7 +121,7 @@ def test_frame_round_trips_through_a_line(cls: type[Any], data: st.DataObject) -
 
 
 @pytest.mark.parametrize("cls", ALL_WIRE_CLASSES, ids=lambda c: c.__name__)
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=deep(40), deadline=None)
 @given(data=st.data())
 def test_wire_class_round_trips_through_a_dict(cls: type[Any], data: st.DataObject) -> None:
     x = data.draw(instances(cls), label="value")
@@ -132,7 +133,7 @@ def test_wire_class_round_trips_through_a_dict(cls: type[Any], data: st.DataObje
 
 
 @pytest.mark.parametrize("cls", ALL_WIRE_CLASSES, ids=lambda c: c.__name__)
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=deep(12), deadline=None)
 @given(data=st.data())
 def test_fit_check_agrees_with_field_problems(cls: type[Any], data: st.DataObject) -> None:
     # The fast check run on every result must say "fits" exactly when the slow walk finds
@@ -266,7 +267,7 @@ def test_targets_cover_typed_levels() -> None:
     assert found[("request", "permission_suggestions", 0)] == TYPED
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=deep(100), deadline=None)
 @given(data=st.data())
 def test_unknown_keys_survive_and_are_reported(data: st.DataObject) -> None:
     rec = data.draw(st.sampled_from(RECORDS), label="record")
@@ -308,7 +309,7 @@ def test_drift_reports_unknown_fields_in_lists_in_maps() -> None:
 # Unknown kinds
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=deep(50), deadline=None)
 @given(tag=unknown_tags(), payload=payloads)
 def test_unknown_frame_type(tag: str, payload: JSON) -> None:
     d = {**payload, "type": tag}
@@ -321,7 +322,7 @@ def test_unknown_frame_type(tag: str, payload: JSON) -> None:
     assert wire.to_dict(frame) == d
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=deep(50), deadline=None)
 @given(tag=unknown_tags(), payload=zz_payloads)
 def test_unknown_system_subtype(tag: str, payload: JSON) -> None:
     d = {"type": "system", "subtype": tag, "session_id": "s1", **payload}
@@ -337,7 +338,7 @@ def test_unknown_system_subtype(tag: str, payload: JSON) -> None:
         assert any(f.startswith(f"$.{key}: unknown field") for f in findings)
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=deep(50), deadline=None)
 @given(
     tag=unknown_tags(("_tool_result",)),
     payload=payloads,
@@ -357,7 +358,7 @@ def test_unknown_content_block(tag: str, payload: JSON, position: int) -> None:
     assert back == d
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=deep(50), deadline=None)
 @given(tag=unknown_tags(), payload=payloads, request_id=st.text(max_size=8))
 def test_unknown_control_request(tag: str, payload: JSON, request_id: str) -> None:
     request = {**payload, "subtype": tag}
@@ -371,7 +372,7 @@ def test_unknown_control_request(tag: str, payload: JSON, request_id: str) -> No
     assert back == d
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=deep(50), deadline=None)
 @given(tag=unknown_tags(), payload=payloads)
 def test_unknown_hook_event(tag: str, payload: JSON) -> None:
     d = copy.deepcopy(HOOK_CALLBACK)
@@ -430,7 +431,7 @@ EVOLVE_CASES = [
 
 
 @pytest.mark.parametrize(("template", "field"), EVOLVE_CASES)
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=deep(30), deadline=None)
 @given(key=zz_keys, value=json_values, new=st.text(max_size=10))
 def test_evolve_keeps_unknown_fields(
     template: JSON, field: str, key: str, value: Any, new: str
@@ -460,7 +461,7 @@ def _optional_wire_keys(cls: type[Any]) -> list[str]:
 
 
 @pytest.mark.parametrize("cls", FRAME_CLASSES, ids=lambda c: c.__name__)
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=deep(20), deadline=None)
 @given(data=st.data())
 def test_explicit_nulls_are_kept(cls: type[Any], data: st.DataObject) -> None:
     x = data.draw(instances(cls), label="frame")
@@ -567,7 +568,7 @@ def test_a_message_that_does_not_fit_is_decoded_field_by_field(
     assert all(any(f.startswith(f"$: {k}:") for f in found) for k in keys)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=deep(30), deadline=None)
 @given(value=json_values)
 def test_unknown_keys_named_like_bookkeeping_attributes(value: Any) -> None:
     """``extra`` and ``raw`` on the wire are unknown keys like any other."""
@@ -603,7 +604,7 @@ def test_non_object_str_line_with_a_lone_surrogate() -> None:
     assert info.value.line == line.encode("utf-8", "surrogatepass")
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=deep(100), deadline=None)
 @given(value=json_values.filter(lambda v: not isinstance(v, dict)))
 def test_json_that_is_not_an_object_raises(value: Any) -> None:
     line = json.dumps(value).encode()
@@ -612,7 +613,7 @@ def test_json_that_is_not_an_object_raises(value: Any) -> None:
     assert info.value.line == line
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=deep(100), deadline=None)
 @given(line=st.binary(max_size=40))
 def test_any_bytes_decode_or_raise_decode_error(line: bytes) -> None:
     error: MessageDecodeError | None = None
@@ -626,7 +627,7 @@ def test_any_bytes_decode_or_raise_decode_error(line: bytes) -> None:
         assert isinstance(wire.encode(frame), bytes)
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=deep(50), deadline=None)
 @given(
     big=st.integers(min_value=10**309, max_value=10**2000) | st.integers(max_value=-(10**309)),
 )
@@ -675,7 +676,7 @@ lone_surrogate_texts = st.lists(
 ).map("".join)
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=deep(50), deadline=None)
 @given(text=lone_surrogate_texts)
 def test_lone_surrogate_escapes_decode_and_encode(text: str) -> None:
     d = copy.deepcopy(ASSISTANT)
@@ -788,7 +789,7 @@ def _nested_frame(depth: int, pad: int, bracket_text: int) -> str:
     )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=deep(60), deadline=None)
 @example(depth=MAX_DEPTH, pad=0, bracket_text=0, as_str=False)
 @example(depth=MAX_DEPTH + 1, pad=0, bracket_text=0, as_str=False)
 @example(depth=MAX_DEPTH + 1, pad=70_000, bracket_text=1200, as_str=True)

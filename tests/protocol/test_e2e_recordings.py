@@ -18,18 +18,11 @@ import pytest
 from claude_sdk import wire
 
 from ..support.wire_check import wire_findings
-from ..transcripts import DATA, Record, records
+from ..transcripts import DATA, Record, check_every_frame, records
 
 ROOT = DATA / "e2e"
 VERSIONS = sorted(p.name for p in ROOT.iterdir() if p.is_dir()) if ROOT.is_dir() else []
 RECORDED = sorted(ROOT.glob("*/*.jsonl"))
-FRAMES = [
-    Record(
-        file=f"{path.parent.name}/{rec.file}", index=rec.index, direction=rec.direction, msg=rec.msg
-    )
-    for path in RECORDED
-    for rec in records(path)
-]
 
 #: The scenarios every recorded version must have (the pinned CLI has more: older scenarios).
 SCENARIOS = (
@@ -72,12 +65,29 @@ def test_every_scenario_is_recorded(version: str) -> None:
         assert header["cli_version"] == version, path
 
 
-@pytest.mark.parametrize("rec", FRAMES, ids=lambda r: r.id)
-def test_recorded_frame_has_no_drift(rec: Record) -> None:
+def _frames(path: Path) -> list[Record]:
+    return [
+        Record(
+            file=f"{path.parent.name}/{rec.file}",
+            index=rec.index,
+            direction=rec.direction,
+            msg=rec.msg,
+        )
+        for rec in records(path)
+    ]
+
+
+def _has_no_drift(rec: Record) -> None:
     if rec.msg.get("request", {}).get("subtype") == "no_such_subtype":
         return  # sent on purpose to see the CLI refuse an unknown subtype
     frame = wire.decode(json.dumps(rec.msg), strict=True)
     assert wire.to_dict(frame) == rec.msg
+
+
+@pytest.mark.parametrize("path", RECORDED, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_recorded_frames_have_no_drift(path: Path) -> None:
+    """Every frame of the recording (a failure names the frame, ``<version>/<file>:<line>``)."""
+    check_every_frame(_frames(path), _has_no_drift)
 
 
 @pytest.mark.parametrize("path", RECORDED, ids=lambda p: f"{p.parent.name}/{p.stem}")

@@ -17,6 +17,8 @@ from claude_sdk._protocol.framing import (
 )
 from claude_sdk.errors import LineTooLongError
 
+from ..support.deep import deep
+
 Item = bytes | LineTooLongError
 
 
@@ -337,7 +339,7 @@ def join(draw: st.DataObject, lines: list[bytes]) -> bytes:
     return data
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=deep(100), deadline=None)
 @given(st.data())
 def test_property_lines_survive_any_chunking(data: st.DataObject) -> None:
     lines = data.draw(json_lines())
@@ -357,7 +359,7 @@ _garbage = (
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=deep(100), deadline=None)
 @given(st.data())
 def test_property_garbage_skipped_and_counted(data: st.DataObject) -> None:
     lines = data.draw(json_lines())
@@ -386,7 +388,7 @@ _small = (
 _big = st.integers(LIMIT + 1, 400).map(obj_line)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=deep(100), deadline=None)
 @given(st.data())
 def test_property_oversized_reported_once_in_order(data: st.DataObject) -> None:
     tagged: list[tuple[bool, bytes]] = data.draw(

@@ -72,6 +72,8 @@ from claude_sdk.permissions import (
     UnknownPermissionUpdate,
 )
 
+from ..support.deep import deep
+
 codec = default_codec()
 
 
@@ -336,7 +338,7 @@ JSON_VALUES = st.recursive(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=deep(100), deadline=None)
 @given(data=st.data())
 def test_hook_input_round_trip_property(data: st.DataObject) -> None:
     """Any subset of optional fields, explicit nulls and unknown keys encode back exactly."""

@@ -20,6 +20,7 @@ from claude_sdk._base import UnknownBase, WireModel
 from claude_sdk.messages import TextBlock, UnknownBlock
 
 from ..strategies import ALL_WIRE_CLASSES, instances
+from ..support.deep import deep
 
 
 def _attrs_repr(obj: Any) -> str:
@@ -41,7 +42,7 @@ def test_no_wire_class_has_attrs_generated_methods(cls: type[WireModel]) -> None
     assert cls.__hash__ is WireModel.__hash__
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=deep(100), deadline=None)
 @given(st.sampled_from(ALL_WIRE_CLASSES).flatmap(instances))
 def test_repr_eq_and_hash_behave_as_attrs_would(obj: Any) -> None:
     assert repr(obj) == _attrs_repr(obj)

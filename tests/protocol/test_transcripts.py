@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -18,7 +19,7 @@ from claude_sdk.control import (
 )
 from claude_sdk.messages import SystemMessage, UnknownMessage
 
-from ..transcripts import Record, records, wire_logs
+from ..transcripts import Record, check_every_frame, records, wire_logs
 
 ALL = list(records())
 
@@ -32,8 +33,7 @@ def test_transcripts_are_present() -> None:
     assert len(ALL) > 300
 
 
-@pytest.mark.parametrize("rec", ALL, ids=lambda r: r.id)
-def test_frame_decodes_typed_with_no_drift(rec: Record) -> None:
+def _decodes_typed_with_no_drift(rec: Record) -> None:
     line = json.dumps(rec.msg).encode()
     if rec.msg.get("type") in DELIBERATELY_UNKNOWN:
         frame = wire.decode(line)
@@ -55,12 +55,22 @@ def test_frame_decodes_typed_with_no_drift(rec: Record) -> None:
         assert type(frame) is not SystemMessage, frame.subtype
 
 
-@pytest.mark.parametrize("rec", ALL, ids=lambda r: r.id)
-def test_frame_round_trips_exactly(rec: Record) -> None:
+def _round_trips_exactly(rec: Record) -> None:
     frame = wire.decode(json.dumps(rec.msg))
     assert wire.to_dict(frame) == rec.msg
     assert json.loads(wire.encode(frame)) == rec.msg
     assert frame.raw == rec.msg
+
+
+# One test per recording file; each checks every frame and names the frame that failed.
+@pytest.mark.parametrize("path", wire_logs(), ids=lambda p: p.stem)
+def test_frames_decode_typed_with_no_drift(path: Path) -> None:
+    check_every_frame(records(path), _decodes_typed_with_no_drift)
+
+
+@pytest.mark.parametrize("path", wire_logs(), ids=lambda p: p.stem)
+def test_frames_round_trip_exactly(path: Path) -> None:
+    check_every_frame(records(path), _round_trips_exactly)
 
 
 def _responses() -> list[tuple[str, str, dict[str, object]]]:
@@ -135,3 +145,18 @@ def test_error_response_keeps_error_code() -> None:
         f for f in (wire.decode(json.dumps(r.msg)) for r in ALL) if isinstance(f, ControlResponse)
     ]
     assert any(isinstance(f.response, ControlSuccess) for f in ok)
+
+
+def test_a_failing_frame_is_named() -> None:
+    """The per-file checks report which frame failed, not only which file."""
+    path = wire_logs()[0]
+    recs = list(records(path))
+    bad = recs[len(recs) // 2]
+
+    def check(rec: Record) -> None:
+        assert rec is not bad, "this one"
+
+    with pytest.raises(AssertionError) as info:
+        check_every_frame(recs, check)
+    assert f"frame {bad.id} " in str(info.value)
+    assert f"1 of {len(recs)} frames failed" in str(info.value)

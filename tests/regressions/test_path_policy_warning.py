@@ -26,6 +26,8 @@ from claude_sdk.policies import (
     require_command,
 )
 
+from ..support.deep import deep
+
 WARNING = "never asks can_use_tool"
 
 
@@ -123,7 +125,7 @@ def _setup(draw: st.DrawFn) -> tuple[Policy, dict[str, Any], bool]:
     return given_policy, hooks, len(covered) < len(wanted)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=deep(100), deadline=None)
 @given(_setup())
 def test_the_warning_is_silenced_exactly_when_every_path_policy_is_hooked(
     setup: tuple[Policy, dict[str, Any], bool],

@@ -34,6 +34,10 @@ SUPPORT = Path(__file__).resolve().parent.parent / "support"
 FAKE_CLAUDE = SUPPORT / "fake_claude.py"
 STUCK_CLAUDE = SUPPORT / "stuck_claude.py"
 SIGTERM_STATUS = -signal.SIGTERM
+#: The default ``shutdown_grace``. A wait is checked to be at least what it should be (load
+#: only lengthens a wait) and shorter than a grace it should not wait: which rule applied,
+#: never how fast (that is a benchmark's job).
+DEFAULT_GRACE = 5.0
 
 
 # ======================================================================================
@@ -1196,7 +1200,8 @@ async def test_a_normal_exit_mid_turn_waits_the_grace_once_real_process(
             await mid_turn(session)
             left = anyio.current_time()
         elapsed = anyio.current_time() - left
-    assert grace * 0.9 <= elapsed < grace + 0.6, f"{elapsed:.2f} s with shutdown_grace={grace}"
+    # once, not twice: which rule, not how fast (load only lengthens the one grace)
+    assert grace * 0.9 <= elapsed < 2 * grace, f"{elapsed:.2f} s with shutdown_grace={grace}"
     assert session.returncode == SIGTERM_STATUS  # ignored EOF, so it was terminated
     lines = log_lines(log)
     assert "EOF" in lines  # stdin was closed first (the graceful part)
@@ -1205,7 +1210,7 @@ async def test_a_normal_exit_mid_turn_waits_the_grace_once_real_process(
 
 @pytest.mark.parametrize("callbacks", [False, True], ids=["plain", "with-callbacks"])
 async def test_a_normal_exit_mid_turn_waits_the_grace_once_fake_cli(callbacks: bool) -> None:
-    grace = 0.6
+    grace = 1.0
 
     async def script(cli: ScriptedCLI) -> None:
         await cli.handshake()
@@ -1223,7 +1228,7 @@ async def test_a_normal_exit_mid_turn_waits_the_grace_once_fake_cli(callbacks: b
             await mid_turn(session)
             left = anyio.current_time()
         elapsed = anyio.current_time() - left
-    assert grace * 0.9 <= elapsed < grace * 1.5, f"{elapsed:.2f} s with shutdown_grace={grace}"
+    assert grace * 0.9 <= elapsed < 2 * grace, f"{elapsed:.2f} s with shutdown_grace={grace}"
     assert fake.cli.stdin_closed
     assert session.returncode == SIGTERM_STATUS
 
@@ -1266,7 +1271,8 @@ async def test_leaving_by_cancel_or_error_is_prompt_real_process(
             except BoomError:
                 assert how == "exception"
         elapsed = anyio.current_time() - left
-    assert elapsed < 1.0, f"{elapsed:.2f} s to leave by {how}"
+    # not after the 5 s grace (which rule, not how fast)
+    assert elapsed < DEFAULT_GRACE, f"{elapsed:.2f} s to leave by {how}"
     assert session.returncode == SIGTERM_STATUS
     lines = log_lines(log)
     assert len(interrupts_in(lines)) == 1  # written before the CLI was terminated
@@ -1298,7 +1304,8 @@ async def leave_fake_cli_mid_turn(how: str) -> tuple[FakeCLI, cs.Session, float]
 @pytest.mark.parametrize("how", HOW)
 async def test_leaving_by_cancel_or_error_is_prompt_fake_cli(how: str) -> None:
     fake, session, elapsed = await leave_fake_cli_mid_turn(how)
-    assert elapsed < 1.0, f"{elapsed:.2f} s to leave by {how}"
+    # not after the 5 s grace (which rule, not how fast)
+    assert elapsed < DEFAULT_GRACE, f"{elapsed:.2f} s to leave by {how}"
     assert session.returncode == SIGTERM_STATUS  # the fake was torn down, not exited
     if how == "exception":
         assert fake.cli.interrupt_count == 1
@@ -1321,7 +1328,7 @@ async def test_a_normal_exit_keeps_the_graceful_wait_real_process(
             left = anyio.current_time()
         elapsed = anyio.current_time() - left
     assert session.returncode == 0  # not signalled
-    assert 0.35 <= elapsed < 3.0, f"{elapsed:.2f} s"
+    assert 0.35 <= elapsed < DEFAULT_GRACE, f"{elapsed:.2f} s"
     lines = log_lines(log)
     assert lines[-2:] == ["EOF", "FINISHED"]
     assert interrupts_in(lines) == []
@@ -1350,7 +1357,7 @@ async def test_a_normal_exit_keeps_the_graceful_wait_fake_cli(callbacks: bool) -
             left = anyio.current_time()
         elapsed = anyio.current_time() - left
     assert session.returncode == 0
-    assert 0.25 <= elapsed < 3.0, f"{elapsed:.2f} s"
+    assert 0.25 <= elapsed < DEFAULT_GRACE, f"{elapsed:.2f} s"
     assert fake.cli.interrupt_count == 0
 
 
@@ -1441,7 +1448,7 @@ async def test_initialize_timeout_is_prompt_fake_cli() -> None:
         ):
             pytest.fail("the session must not start")
     elapsed = anyio.current_time() - start
-    assert 0.45 <= elapsed < 1.5, f"{elapsed:.2f} s"
+    assert 0.45 <= elapsed < DEFAULT_GRACE, f"{elapsed:.2f} s"  # the timeout, not the grace
     assert info.value.timeout == 0.5
 
 
@@ -1452,7 +1459,7 @@ async def test_initialize_timeout_is_prompt_real_process(launchers: dict[str, Pa
         async with cs.open_session(opts, transport=SubprocessTransport()):
             pytest.fail("the session must not start")
     elapsed = anyio.current_time() - start
-    assert 0.45 <= elapsed < 1.5, f"{elapsed:.2f} s"
+    assert 0.45 <= elapsed < DEFAULT_GRACE, f"{elapsed:.2f} s"  # the timeout, not the grace
 
 
 async def test_control_timeout_is_prompt_fake_cli() -> None:
@@ -1467,7 +1474,7 @@ async def test_control_timeout_is_prompt_fake_cli() -> None:
             start = anyio.current_time()
             await session.set_model("opus")
     elapsed = anyio.current_time() - start
-    assert 0.45 <= elapsed < 1.5, f"{elapsed:.2f} s"
+    assert 0.45 <= elapsed < DEFAULT_GRACE, f"{elapsed:.2f} s"  # the timeout, not the grace
     assert info.value.subtype == "set_model"
     assert not isinstance(info.value, cs.InitializeTimeoutError)
 
@@ -1479,7 +1486,7 @@ async def test_control_timeout_is_prompt_real_process(launchers: dict[str, Path]
             start = anyio.current_time()
             await session.set_model("opus")
     elapsed = anyio.current_time() - start
-    assert 0.45 <= elapsed < 1.5, f"{elapsed:.2f} s"
+    assert 0.45 <= elapsed < DEFAULT_GRACE, f"{elapsed:.2f} s"  # the timeout, not the grace
     assert info.value.subtype == "set_model"
     assert session.returncode == SIGTERM_STATUS
 
@@ -1695,4 +1702,5 @@ async def test_silence_of_the_cli_is_still_inactivity(callback_first: bool) -> N
             finally:
                 failed = anyio.current_time()
     quiet_since = ended[0] if callback_first else last
-    assert timeout * 0.9 <= failed - quiet_since < timeout + 0.5, failed - quiet_since
+    # counted from the last sign of life (the fail_after above guards against never)
+    assert timeout * 0.9 <= failed - quiet_since, failed - quiet_since

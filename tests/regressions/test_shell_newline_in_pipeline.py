@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-import time
 
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from claude_sdk._shell import scan
+from claude_sdk._shell import parse, scan
 from claude_sdk.policies import require_command
 
 NAMES = ("a", "b", "c", "d", "e", "f")
@@ -24,7 +23,7 @@ bash = shutil.which("bash")
 
 
 def seen_by_scan(command: str) -> list[list[str]]:
-    return [sub.written for sub in scan._commands(command, time.monotonic() + 5)]
+    return [sub.written for sub in scan._commands(command, parse.Steps())]
 
 
 def run_by_bash(command: str) -> list[list[str]]:

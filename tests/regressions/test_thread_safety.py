@@ -182,7 +182,7 @@ from claude_sdk._shell.parse import parse
 cmd = " && ".join(
     f'echo "a{i} $(ls -l /tmp/{i} | grep x{i})" | sed s/a/b/ > /tmp/o{i}' for i in range(400)
 )
-expected = len(parse(cmd, deadline=time.monotonic() + 60).commands)
+expected = len(parse(cmd).commands)
 policy = deny_commands("rm -rf")
 bad = []
 barrier = threading.Barrier(8)
@@ -190,7 +190,7 @@ barrier = threading.Barrier(8)
 def work():
     barrier.wait()
     for _ in range(25):
-        n = len(parse(cmd, deadline=time.monotonic() + 60).commands)
+        n = len(parse(cmd).commands)
         if n != expected:
             bad.append(n)
         if policy.decide("Bash", {"command": "rm -rf x"}).behavior != "deny":

@@ -188,7 +188,8 @@ async def test_a_hundred_sessions_torn_down_by_cancelling_the_outer_scope() -> N
             cancelled_at = anyio.current_time()
             tg.cancel_scope.cancel()
         elapsed = anyio.current_time() - cancelled_at
-    assert elapsed < 0.5 + 1.0, elapsed  # within the shutdown grace
+    # together, not one 0.5 s grace after another (which rule, not how fast)
+    assert elapsed < 0.5 * 100 / 4, elapsed
     assert begin <= cancelled_at
     for fake in transports:
         cli = fake.cli
@@ -465,7 +466,9 @@ async def test_a_cli_that_never_answers_initialize_raises_within_initialize_time
         ):
             pytest.fail("must not start")
     assert info.value.timeout == 0.3
-    assert anyio.current_time() - begin < 0.3 + 0.2 + 1.0
+    # the initialize timeout and the grace given, not the 5 s default grace (which rule, not
+    # how fast: load only lengthens the 0.5 s it should take)
+    assert 0.3 <= anyio.current_time() - begin < 5.0
 
 
 async def test_inactivity_is_observable_and_optionally_fatal() -> None:

@@ -273,7 +273,7 @@ _op = st.tuples(st.sampled_from(["acquire", "renew", "release", "append"]), st.s
 @settings(
     max_examples=deep(40),
     deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture],
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(ops=st.lists(_op, max_size=25))
 def test_leases_follow_the_rule(

@@ -515,7 +515,7 @@ OPS = st.lists(
 @settings(
     max_examples=deep(40),
     deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture],
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(ops=OPS)
 def test_the_listing_from_summaries_is_the_listing_from_loads(

@@ -1,11 +1,13 @@
-"""Update the compatibility table (docs/compatibility.md) from one e2e run.
+"""The compatibility table's row (docs/compatibility.md) of one e2e run.
 
 ``nox -s e2e`` and ``nox -s e2e-latest`` call it after the run (pass or fail) with the
-JUnit XML of pytest and the drift report of tests/e2e/test_drift_report.py. The row of that
-CLI version is replaced (or added); rows stay ordered newest CLI first.
+JUnit XML of pytest and the drift report of tests/e2e/test_drift_report.py. It prints the row
+of that CLI version and writes it to ``--row`` (the run's reports directory). Only with
+``--doc`` (``nox -s e2e -- --update-compat``) is the row replaced (or added) in the table;
+rows stay ordered newest CLI first. A check run edits no tracked file.
 
-    python tests/support/compat.py --doc docs/compatibility.md --junit J.xml --drift D.json \\
-        --cli-version 2.1.331 --source "claude-agent-sdk 0.2.188 wheel"
+    python tests/support/compat.py --row R.md --junit J.xml --drift D.json \\
+        --cli-version 2.1.331 --source "claude-agent-sdk 0.2.188 wheel" [--doc D.md]
 """
 
 from __future__ import annotations
@@ -84,7 +86,8 @@ def update(doc: Path, row: str, cli_version: str) -> None:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--doc", type=Path, required=True)
+    parser.add_argument("--doc", type=Path, help="the table to update (none: print only)")
+    parser.add_argument("--row", type=Path, help="a file to write the row to")
     parser.add_argument("--junit", type=Path, required=True)
     parser.add_argument("--drift", type=Path)
     parser.add_argument("--cli-version", required=True)
@@ -102,8 +105,15 @@ def main(argv: list[str]) -> int:
         f"| {args.cli_version} | {args.source} | {__version__} | {today} | "
         f"{result_text(counts)} | {drift_text(args.drift)} |"
     )
-    update(args.doc, row, args.cli_version)
-    print(f"{args.doc}: {row}")
+    if args.row is not None:
+        args.row.write_text(row + "\n", encoding="utf-8")
+    if args.doc is not None:
+        update(args.doc, row, args.cli_version)
+        print(f"{args.doc}: {row}")
+    else:
+        where = f" (also in {args.row})" if args.row is not None else ""
+        print(f"the row of docs/compatibility.md for this run{where}:\n{row}")
+        print("(`nox -s e2e -- --update-compat` writes it into the table)")
     return 0
 
 

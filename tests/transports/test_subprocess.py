@@ -109,8 +109,9 @@ async def test_no_process_survives_a_cancelled_session() -> None:
     lines: list[str] = []
     opts = options("grandchild,ignore_term", stderr=lines.append, shutdown_grace=0.3)
     pids: list[int] = []
-    started = time.monotonic()
-    with anyio.CancelScope() as scope:
+    # EOF ignored -> 0.3 s grace -> SIGTERM ignored -> 2 s -> SIGKILL: without the SIGKILL the
+    # block never ends (a hang guard, not a measure).
+    with anyio.fail_after(60), anyio.CancelScope() as scope:
         async with cs.open_session(opts, transport=SubprocessTransport()) as session:
             assert session.pid is not None
             assert session.server_info is not None
@@ -119,10 +120,7 @@ async def test_no_process_survives_a_cancelled_session() -> None:
             await session.send("go")
             scope.cancel()
             await anyio.sleep_forever()
-    elapsed = time.monotonic() - started
     pids.append(_grandchild(lines))
-    # EOF ignored -> 0.3 s grace -> SIGTERM ignored -> 2 s -> SIGKILL: bounded.
-    assert elapsed < 0.3 + 2 + 3
     assert await wait_dead(pids) == []
 
 
@@ -215,7 +213,9 @@ async def test_a_clean_close_stands_the_watchdog_down() -> None:
             pass
         watchdog = await wait_for_watchdog()
         closing = time.monotonic()
-    assert time.monotonic() - closing < 2
+    # the close did not wait out the 5 s grace for the leftover's stdout (which rule, not how
+    # fast: load only lengthens the 0 s it should take)
+    assert time.monotonic() - closing < session.options.shutdown_grace == 5.0
     assert session.returncode == 0  # not a signal
     assert gone(watchdog)  # exited and reaped
     assert await wait_dead([_grandchild(lines)]) == []
@@ -413,7 +413,8 @@ async def test_a_cli_that_cannot_be_executed_fails_at_once(tmp_path: Path) -> No
             pass
     assert info.value.kind == "spawn"
     assert "exec format error" in str(info.value)
-    assert time.monotonic() - started < 2
+    # at once: not after the 60 s initialize timeout (which rule, not how fast)
+    assert time.monotonic() - started < cs.Options().initialize_timeout / 2
     assert set(os.listdir("/proc/self/fd")) <= fds
     assert watchdogs() == []
 

@@ -31,14 +31,19 @@ from claude_sdk.transports import subprocess as subprocess_transport
 from claude_sdk.transports._remote import RemoteConnection
 from claude_sdk.transports.base import Connection
 
+from ..support.deep import deep
 from ..support.procs import alive, wait_dead
 from .test_conformance import Case, StderrWatch, handshake, make_case
 
 KINDS = ["subprocess", "ssh", "container"]
 #: `TERM_GRACE` in these tests (the default, 2 s, would only make them slower).
 TERM = 0.5
-#: Seconds a step may take beyond what it should (a loaded machine, ssh round trips).
-SLACK = 3.0
+#: The default ``shutdown_grace``: a teardown is checked to wait at least the graces it
+#: should (load only lengthens a wait) and less than this one, which it should not wait:
+#: which rule applied, never how fast (that is a benchmark's job).
+DEFAULT_GRACE = 5.0
+#: Seconds to wait for a process to be gone: a hang guard, not a measure.
+HANG = 30.0
 
 
 @pytest.fixture(params=KINDS)
@@ -85,7 +90,7 @@ async def test_a_leftover_of_a_cli_that_exits_on_its_own_is_killed(
         running = [*case.processes(), pid]
         closed = time.monotonic()
         await conn.send_eof()  # the CLI exits (0); the leftover gets SIGTERM, ignores it
-        assert await wait_dead([pid], timeout=TERM + SLACK) == []
+        assert await wait_dead([pid], timeout=HANG) == []
         assert time.monotonic() - closed >= TERM - 0.05  # SIGKILL, TERM after the SIGTERM
         with anyio.fail_after(10):
             assert await conn.wait() == 0
@@ -105,8 +110,8 @@ async def test_a_leftover_of_a_cli_the_teardown_terminates_is_killed(
         running = [*case.processes(), pid]
         closing = time.monotonic()
     elapsed = time.monotonic() - closing
-    assert await wait_dead([pid], timeout=1.0) == []  # killed by the time connect returned
-    assert 0.2 + TERM - 0.05 <= elapsed < 0.2 + TERM + SLACK
+    assert await wait_dead([pid], timeout=HANG) == []  # killed by the time connect returned
+    assert 0.2 + TERM - 0.05 <= elapsed < DEFAULT_GRACE
     assert conn.returncode == -15
     await case.nothing_left(running)
 
@@ -121,8 +126,8 @@ async def test_a_cli_that_ignores_sigterm_goes_with_its_leftover(case: Case) -> 
         running = [*case.processes(), pid]
         closing = time.monotonic()
     elapsed = time.monotonic() - closing
-    assert await wait_dead([pid], timeout=1.0) == []
-    assert 0.2 + TERM - 0.05 <= elapsed < 0.2 + TERM + SLACK
+    assert await wait_dead([pid], timeout=HANG) == []
+    assert 0.2 + TERM - 0.05 <= elapsed < DEFAULT_GRACE
     assert conn.returncode == -9
     await case.nothing_left(running)
 
@@ -141,8 +146,8 @@ async def test_a_cancelled_block_with_a_past_deadline_kills_the_leftover(case: C
             await anyio.sleep_forever()
     elapsed = time.monotonic() - cancelled
     assert scope.cancelled_caught
-    assert await wait_dead([pid], timeout=1.0) == []
-    assert TERM - 0.05 <= elapsed < TERM + SLACK  # not the 5 s grace of the default options
+    assert await wait_dead([pid], timeout=HANG) == []
+    assert TERM - 0.05 <= elapsed < DEFAULT_GRACE  # not the 5 s grace of the default options
     assert conn.returncode == -15
     await case.nothing_left(running)
 
@@ -186,7 +191,7 @@ cli_lines = st.lists(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=deep(100), deadline=None)
 @given(
     before=cli_lines,
     end=st.booleans(),
