@@ -25,12 +25,26 @@ DOCS_DEPS = nox.project.dependency_groups(PYPROJECT, "docs")
 ENGINE_DEPS = nox.project.dependency_groups(PYPROJECT, "engines")
 
 
-@nox.session
+@nox.session(python="3.11")
 def lint(session: nox.Session) -> None:
-    """ruff check (ASYNC rules, ASYNC119 included) and ruff format --check."""
+    """ruff check (ASYNC rules, ASYNC119 included), ruff format --check, and the generated
+    tool model against its sources (`nox -s model -- --check`)."""
     session.install(*LINT_DEPS)
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
+    session.run("python", "tools/model/generate.py", "--check")
+
+
+@nox.session(python="3.11")
+def model(session: nox.Session) -> None:
+    """Write the tool model modules from schemas/ (``-- --check``: fail when one is stale).
+
+    A new CLI version: ``python tools/model/capture.py --cli PATH [--ts-sdk DIR]`` records
+    its schemas (offline, in a loopback-only namespace), this writes the modules, and the
+    diff says what changed (docs/compatibility.md).
+    """
+    session.install(*LINT_DEPS)
+    session.run("python", "tools/model/generate.py", *session.posargs)
 
 
 @nox.session(python="3.11")

@@ -38,9 +38,11 @@ from __future__ import annotations
 import threading
 import types
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, SupportsIndex
 
 import attrs
+
+from ._attrs import after_model_build, build, class_default, model
 
 __all__ = [
     "ABSENT",
@@ -53,7 +55,10 @@ __all__ = [
     "WireModel",
     "bind_encoder",
     "encode_default",
+    "build",
+    "class_default",
     "field_names",
+    "model",
     "prepare_class",
     "replace",
     "tag_keys",
@@ -198,6 +203,10 @@ def prepare_class(cls: type) -> tuple[str, ...]:
     return names
 
 
+# attrs removes a class's field defaults from the class when it builds it; an instance made
+# before without ``__init__`` (unpickled, copied) reads them there: put them back at once.
+after_model_build(prepare_class)
+
 _EQ_NAMES: dict[type, tuple[str, ...]] = {}
 _REPR_NAMES: dict[type, tuple[str, ...]] = {}
 _repr_context = threading.local()
@@ -239,6 +248,17 @@ def _model_repr(self: Any) -> str:
     return f"{cls.__qualname__.rsplit('>.', 1)[-1]}({body})"
 
 
+def _unpickle(cls: type, state: dict[str, Any], tags: frozenset[str] | None) -> Any:
+    """A pickled wire value (`WireModel.__reduce_ex__`)."""
+    if tags is not None and cls not in _TAG_KEYS:
+        tag_keys(cls, tags)
+    if cls not in _NONE_DEFAULTS:
+        prepare_class(cls)  # builds it: its defaults are on the class
+    obj: Any = object.__new__(cls)
+    object.__setattr__(obj, "__dict__", dict(state))
+    return obj
+
+
 def replace(obj: Any, **changes: Any) -> Any:
     """A copy of the wire value ``obj`` with ``changes`` (field names) set.
 
@@ -252,7 +272,7 @@ def replace(obj: Any, **changes: Any) -> Any:
     return copy
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class WireModel:
     """Base of every wire value class.
 
@@ -264,6 +284,8 @@ class WireModel:
     extra: Mapping[str, Any] = attrs.field(default=EMPTY, eq=False, repr=False)
 
     if TYPE_CHECKING:  # what the assignments below are, for type checkers
+        #: An attrs class (`model` builds it on first use): ``attrs.fields`` takes it.
+        __attrs_attrs__: ClassVar[Any]
 
         def __repr__(self) -> str: ...
         def __eq__(self, other: object) -> bool: ...
@@ -273,6 +295,13 @@ class WireModel:
         __repr__ = _model_repr
         __eq__ = _model_eq
         __hash__ = _model_hash
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> tuple[Any, ...]:
+        """Pickling and ``copy``: the ``__dict__``, and the wire keys of the class's tags,
+        which another process learns only when it builds a codec (without them, ``extra``
+        there would list the tag, ``type`` or ``subtype``)."""
+        cls = type(self)
+        return (_unpickle, (cls, self.__dict__, _TAG_KEYS.get(cls)))
 
     def __attrs_post_init__(self) -> None:
         names = _NONE_DEFAULTS.get(type(self)) or prepare_class(type(self))
@@ -284,7 +313,7 @@ class WireModel:
             del d["extra"]
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class Frame(WireModel):
     """Base of every top-level frame (one NDJSON line)."""
 
@@ -312,12 +341,13 @@ class Frame(WireModel):
         return notes.issues if notes is not None else ()
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class UnknownBase:
     """Base of the ``Unknown*`` values: a kind the model does not know, kept whole."""
 
     _unknown_kind: ClassVar[bool] = True
     if TYPE_CHECKING:  # as in `WireModel`
+        __attrs_attrs__: ClassVar[Any]
 
         def __repr__(self) -> str: ...
         def __eq__(self, other: object) -> bool: ...

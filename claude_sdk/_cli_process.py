@@ -18,12 +18,12 @@ import os
 from contextvars import ContextVar
 from typing import Final
 
-import attrs
+from ._attrs import frozen
 
 __all__ = ["CURRENT", "CLIProcess"]
 
 
-@attrs.frozen
+@frozen
 class CLIProcess:
     """The process that runs the CLI of the current callback's session.
 

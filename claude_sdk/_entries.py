@@ -19,9 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar, TypeAlias
 
-import attrs
-
-from ._base import UnknownBase, WireModel, encode_default
+from ._base import UnknownBase, WireModel, encode_default, model
 from .messages import (
     APIMessage,
     AssistantMessage,
@@ -62,7 +60,7 @@ __all__ = [
 ]
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class _Entry(WireModel):
     """Base of the typed transcript entries (one JSON line each, camelCase keys)."""
 
@@ -76,7 +74,7 @@ class _Entry(WireModel):
         return encode_default(self)
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ChainEntry(_Entry):
     """An entry of the conversation: linked to the one before it by ``parent_uuid``.
 
@@ -108,7 +106,7 @@ class ChainEntry(_Entry):
     is_meta: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class UserEntry(ChainEntry):
     """A user message: a prompt, or the results of tool calls (``message.content`` blocks).
 
@@ -183,7 +181,7 @@ class UserEntry(ChainEntry):
         )
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class AssistantEntry(ChainEntry):
     """One content block of a model response (``message`` is the API message).
 
@@ -244,7 +242,7 @@ class AssistantEntry(ChainEntry):
         )
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class SystemEntry(ChainEntry):
     """A note of the CLI's in the conversation (``subtype`` such as ``compact_boundary``)."""
 
@@ -271,7 +269,7 @@ class SystemEntry(ChainEntry):
     tool_use_id: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class AttachmentEntry(ChainEntry):
     """Context the CLI attached to the conversation (``attachment["type"]``: ``environment``,
     ``skill_listing``, ``date``, ``prompt_snapshot``, ...); ``rendered`` is the content the
@@ -284,7 +282,7 @@ class AttachmentEntry(ChainEntry):
     rendered_beside_tool_result: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ProgressEntry(ChainEntry):
     """A tool's progress report (older CLIs wrote these into the conversation)."""
 
@@ -294,7 +292,7 @@ class ProgressEntry(ChainEntry):
     parent_tool_use_id: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class SummaryEntry(_Entry):
     """A summary of the conversation up to ``leaf_uuid``."""
 
@@ -303,7 +301,7 @@ class SummaryEntry(_Entry):
     leaf_uuid: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class CustomTitleEntry(_Entry):
     """The title a user gave the session (the last one wins; an empty one clears it)."""
 
@@ -311,7 +309,7 @@ class CustomTitleEntry(_Entry):
     custom_title: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class AiTitleEntry(_Entry):
     """A title the CLI generated for the session."""
 
@@ -319,7 +317,7 @@ class AiTitleEntry(_Entry):
     ai_title: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class TagEntry(_Entry):
     """The session's tag (the last one wins; an empty one clears it)."""
 
@@ -327,7 +325,7 @@ class TagEntry(_Entry):
     tag: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class LastPromptEntry(_Entry):
     """Written after each turn: the prompt the CLI lists the session by, and the leaf."""
 
@@ -336,7 +334,7 @@ class LastPromptEntry(_Entry):
     leaf_uuid: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class AgentNameEntry(_Entry):
     """The session's agent name (a rename sets it to the title)."""
 
@@ -344,7 +342,7 @@ class AgentNameEntry(_Entry):
     agent_name: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ModeEntry(_Entry):
     """The session's mode (``normal``, ...)."""
 
@@ -352,7 +350,7 @@ class ModeEntry(_Entry):
     mode: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class QueueOperationEntry(_Entry):
     """A change to the CLI's prompt queue (``enqueue``, ``dequeue``, ``remove``)."""
 
@@ -365,7 +363,7 @@ class QueueOperationEntry(_Entry):
     reason: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class FileHistorySnapshotEntry(_Entry):
     """The files tracked for rewinding, as of a prompt (file checkpointing).
 
@@ -381,7 +379,7 @@ class FileHistorySnapshotEntry(_Entry):
     is_snapshot_update: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class FileHistoryDeltaEntry(_Entry):
     """One file's backup added to a snapshot (file checkpointing).
 
@@ -400,7 +398,7 @@ class FileHistoryDeltaEntry(_Entry):
     backup: dict[str, Any] | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class APIRequestEntry(_Entry):
     """One request to the Messages API, recorded so the CLI can replay it.
 
@@ -439,7 +437,7 @@ class APIRequestEntry(_Entry):
     echo_wire_tool_inputs: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class APIRequestShapeEntry(_Entry):
     """The system prompt and tools of API requests (``shape``: ``system``, ``tools``), written
     once per transcript for each ``shape_hash`` (tens of kB)."""
@@ -451,7 +449,7 @@ class APIRequestShapeEntry(_Entry):
     shape: dict[str, Any] | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class APIRequestBlobEntry(_Entry):
     """One message of API requests as it was sent (``message``: ``role``, ``content``, ...),
     written once per transcript for each ``hash``."""
@@ -462,7 +460,7 @@ class APIRequestBlobEntry(_Entry):
     message: dict[str, Any] | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class CostStateEntry(_Entry):
     """The process's costs, written when it ends (in the CLI's code, a resume restores its
     cost counters from the last one).
@@ -489,7 +487,7 @@ class CostStateEntry(_Entry):
     model_call_cost_usd: float | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class AtisLatchEntry(_Entry):
     """Per-session state: ``atis``, printable ASCII without spaces (empty in the recorded
     runs); the last one wins, and the CLI re-appends it on resume and copies it into a fork."""
@@ -498,7 +496,7 @@ class AtisLatchEntry(_Entry):
     atis: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ToolsUsedEntry(_Entry):
     """The names of the tools the session has used so far (the last one wins)."""
 
@@ -506,7 +504,7 @@ class ToolsUsedEntry(_Entry):
     tools: list[str] | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class UnknownEntry(UnknownBase):
     """An entry of a kind this module does not type (``raw`` is the line's object).
 

@@ -56,6 +56,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import anyio
 import attrs
 
+from ._attrs import define, frozen
 from .errors import BudgetExceededError, OptionsError, RateLimitExceededError
 from .usage import KINDS, MAX_FIGURE, _get, _read_figure, _reported, _show
 
@@ -105,7 +106,7 @@ def _number(name: str, *, optional: bool, zero: bool, figure: bool = False) -> A
     return check
 
 
-@attrs.frozen(kw_only=True)
+@frozen(kw_only=True)
 class PoolLimits:
     """A budget and a rate limit shared by every session of a pool (``SessionPool(limits=)``).
 
@@ -195,7 +196,7 @@ class _Member:
         return len(protocol.open_prompts) + max(0, self.admitted - protocol.prompts_sent)
 
 
-@attrs.define
+@define
 class _Figures:
     spent_usd: float = 0.0
     spent_tokens: int = 0

@@ -56,6 +56,8 @@ import anyio
 import anyio.abc
 import attrs
 
+from ._attrs import define
+
 if TYPE_CHECKING:
     from .tools import SdkMcpServer
 
@@ -126,7 +128,7 @@ def _initialization_options(server: Any) -> Any:
     return server.create_initialization_options(NotificationOptions(tools_changed=True))
 
 
-@attrs.define(eq=False)
+@define(eq=False)
 class _Call:
     """A request of the CLI the server is working on."""
 

@@ -61,7 +61,6 @@ import typing
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
-import typing_extensions
 
 if TYPE_CHECKING:
     import cattrs
@@ -94,18 +93,34 @@ _SETS = {set, frozenset, collections.abc.Set, collections.abc.MutableSet}
 _MAPPINGS = {dict, collections.abc.Mapping, collections.abc.MutableMapping}
 
 
+def _typing_modules() -> tuple[Any, ...]:
+    """``typing``, and ``typing_extensions`` once anything imported it (a class made with it
+    cannot exist before): not imported here, for the import time of every program."""
+    extensions = sys.modules.get("typing_extensions")
+    return (typing,) if extensions is None else (typing, extensions)
+
+
+def _is_typeddict(tp: Any) -> bool:
+    # getattr: another thread may be importing typing_extensions still
+    return any(getattr(m, "is_typeddict", _never)(tp) for m in _typing_modules())
+
+
+def _never(tp: Any) -> bool:
+    return False
+
+
+_WRAPPERS: dict[int, tuple[Any, ...]] = {}
+
+
 def _required_wrappers() -> tuple[Any, ...]:
-    names = ("Required", "NotRequired", "ReadOnly")
-    found: list[Any] = []
-    for module in (typing, typing_extensions):
-        for name in names:
-            value = getattr(module, name, None)
-            if value is not None:
-                found.append(value)
-    return tuple(found)
-
-
-_TD_WRAPPERS = _required_wrappers()
+    """``Required``, ``NotRequired`` and ``ReadOnly`` of the typing modules in use."""
+    modules = _typing_modules()
+    found = _WRAPPERS.get(len(modules))
+    if found is None:
+        names = ("Required", "NotRequired", "ReadOnly")
+        values = (getattr(module, name, None) for module in modules for name in names)
+        found = _WRAPPERS[len(modules)] = tuple(v for v in values if v is not None)
+    return found
 
 
 def json_schema(tp: Any) -> dict[str, Any]:
@@ -213,7 +228,7 @@ class _Builder:
                     annotated["description"] = meta
                     break
             return annotated
-        if origin in _TD_WRAPPERS:
+        if origin in _required_wrappers():
             return self.build(args[0])
         if origin is typing.Literal:
             return _enum_schema(list(args), tp)
@@ -485,7 +500,7 @@ def _got(value: Any) -> str:
 def _is_field_class(tp: Any) -> bool:
     """An attrs class, a dataclass or a TypedDict (a class described field by field here)."""
     return isinstance(tp, type) and (
-        attrs.has(tp) or dataclasses.is_dataclass(tp) or typing_extensions.is_typeddict(tp)
+        attrs.has(tp) or dataclasses.is_dataclass(tp) or _is_typeddict(tp)
     )
 
 
@@ -767,7 +782,7 @@ def _field_names(tp: Any) -> set[str] | None:
         return {f.name for f in attrs.fields(tp)}
     if dataclasses.is_dataclass(tp):
         return {f.name for f in dataclasses.fields(tp)}
-    if typing_extensions.is_typeddict(tp):
+    if _is_typeddict(tp):
         return set(_hints(tp))
     return None
 

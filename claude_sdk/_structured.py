@@ -5,16 +5,19 @@ value that validates against the JSON Schema (and, for a class, turns into an in
 it). `check` says what is wrong, `flag` records it on the `ResultMessage`
 (``result.structured_output_error``) and `StructuredOutputError` is what ``ask()`` raises.
 
-`validate` covers the JSON Schema keywords the SDK's derived schemas and hand-written
-output schemas use (draft 2020-12: ``type``, ``enum``, ``const``, ``properties``,
-``required``, ``additionalProperties``, ``items``, ``prefixItems``, ``anyOf``, ``oneOf``,
-``allOf``, ``not``, local ``$ref``, string/number/array/object bounds, ``pattern``). A keyword
-it does not know is not checked (never a false alarm); the test suite compares it with the
-``jsonschema`` package on generated schemas and values.
+`validate` uses the ``jsonschema`` package (draft 2020-12) when it is installed (it comes with
+the ``mcp`` extra). Otherwise, or for a schema ``jsonschema`` cannot take (an invalid one, one
+too deep for it), a small built-in check covers the keywords the SDK's derived schemas and
+hand-written output schemas use (``type``, ``enum``, ``const``, ``properties``, ``required``,
+``additionalProperties``, ``items``, ``prefixItems``, ``anyOf``, ``oneOf``, ``allOf``,
+``not``, local ``$ref``, string/number/array/object bounds, ``pattern``). A keyword it does
+not know is not checked (never a false alarm); the test suite compares it with
+``jsonschema`` on generated schemas and values.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Iterator, Mapping
@@ -26,7 +29,7 @@ if TYPE_CHECKING:
     from .messages import ResultMessage
     from .options import Options
 
-__all__ = ["check", "flag", "validate"]
+__all__ = ["check", "flag", "validate", "validate_builtin"]
 
 #: At most this many problems are listed (a huge wrong value must not make a huge message).
 MAX_PROBLEMS = 5
@@ -34,7 +37,48 @@ _MAX_DEPTH = 200
 
 
 def validate(value: Any, schema: Any) -> list[str]:
-    """The ways ``value`` fails ``schema`` (``$.path: what``), at most `MAX_PROBLEMS`."""
+    """The ways ``value`` fails ``schema`` (``$.path: what``), at most `MAX_PROBLEMS`:
+    ``jsonschema``'s judgement when it is installed and takes the schema, else the built-in
+    subset's (`validate_builtin`)."""
+    found = _with_jsonschema(value, schema)
+    return found if found is not None else validate_builtin(value, schema)
+
+
+#: Validators by the text of their schema (a program asks for a few schemas, many times).
+_VALIDATORS: dict[str, Any] = {}
+_MAX_VALIDATORS = 64
+
+
+def _with_jsonschema(value: Any, schema: Any) -> list[str] | None:
+    """``jsonschema``'s problems, or None when it is not installed or cannot take ``schema``."""
+    try:
+        import jsonschema  # optional: the mcp extra brings it
+    except ImportError:
+        return None
+    if not isinstance(schema, (Mapping, bool)):
+        return None
+    try:
+        key = json.dumps(schema, sort_keys=True, default=str)
+        validator = _VALIDATORS.get(key)
+        if validator is None:
+            cls = jsonschema.Draft202012Validator
+            cls.check_schema(schema)  # an invalid schema: the built-in check, never a crash
+            validator = cls(schema, format_checker=None)
+            if len(_VALIDATORS) >= _MAX_VALIDATORS:
+                _VALIDATORS.clear()
+            _VALIDATORS[key] = validator
+        out: list[str] = []
+        for error in validator.iter_errors(value):
+            out.append(f"{error.json_path}: {error.message:.300}")
+            if len(out) >= MAX_PROBLEMS:
+                break
+    except Exception:  # a schema it cannot follow (deep, looping $ref, a bad pattern)
+        return None
+    return out
+
+
+def validate_builtin(value: Any, schema: Any) -> list[str]:
+    """`validate` with the built-in subset only (what runs without ``jsonschema``)."""
     out: list[str] = []
     root = schema if isinstance(schema, Mapping) else {}
     for problem in _walk(value, schema, "$", root, 0):

@@ -20,7 +20,8 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 import attrs
 
-from ._base import Frame, UnknownBase, WireModel
+from ._attrs import frozen
+from ._base import Frame, UnknownBase, WireModel, model
 from .hooks import HookInput
 from .messages import ResultMessage, SlashCommand
 from .permissions import PermissionUpdate
@@ -140,7 +141,7 @@ _Answer = TypeVar("_Answer")
 # Envelopes
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ControlRequest(Frame):
     """A control request, in either direction."""
 
@@ -154,7 +155,7 @@ class ControlRequest(Frame):
         return self.request.subtype
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ControlSuccess(WireModel):
     """A success response; ``response`` is the body (absent means ``{}``)."""
 
@@ -166,7 +167,7 @@ class ControlSuccess(WireModel):
     pending_elicitation_requests: list[_JSON] | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ControlError(WireModel):
     """An error response, with the CLI's message and an optional ``error_code`` token."""
 
@@ -176,7 +177,7 @@ class ControlError(WireModel):
     error_code: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class UnknownControlResponse(UnknownBase):
     """A response envelope of an unknown subtype."""
 
@@ -186,7 +187,7 @@ class UnknownControlResponse(UnknownBase):
         return value if isinstance(value, str) else None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ControlResponse(Frame):
     """A control response, in either direction."""
 
@@ -204,7 +205,7 @@ class ControlResponse(Frame):
         return not isinstance(self.response, ControlSuccess)
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ControlCancelRequest(Frame):
     """Withdraws an in-flight request; it gets no reply."""
 
@@ -212,7 +213,7 @@ class ControlCancelRequest(Frame):
     request_id: str
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class KeepAlive(Frame):
     """Ignored by both sides; may carry a ``startup_mark``."""
 
@@ -220,7 +221,7 @@ class KeepAlive(Frame):
     startup_mark: Any = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class UpdateEnvironmentVariables(Frame):
     """Host -> CLI: push allow-listed environment variables (credentials)."""
 
@@ -233,7 +234,7 @@ class UpdateEnvironmentVariables(Frame):
 # The base of host -> CLI request payloads
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class HostRequest(WireModel, Generic[_Answer]):
     """A request the host sends to the CLI; the type parameter is the answer it gets.
 
@@ -258,7 +259,7 @@ class HostRequest(WireModel, Generic[_Answer]):
 # initialize (§6.4)
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class HookMatcherConfig(WireModel):
     """One hook matcher as registered in ``initialize`` (``timeout`` in seconds)."""
 
@@ -269,7 +270,7 @@ class HookMatcherConfig(WireModel):
     on_failure: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class AgentDefinition(WireModel):
     """A custom subagent (``initialize.agents`` values)."""
 
@@ -292,7 +293,7 @@ class AgentDefinition(WireModel):
     observer_message: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ModelInfo(WireModel):
     """A model the CLI offers; pass ``value`` to ``set_model``."""
 
@@ -308,7 +309,7 @@ class ModelInfo(WireModel):
     supports_thinking_off: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class AgentInfo(WireModel):
     """An agent type the CLI knows."""
 
@@ -317,7 +318,7 @@ class AgentInfo(WireModel):
     model: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class AccountInfo(WireModel):
     """How the CLI is authenticated."""
 
@@ -329,7 +330,7 @@ class AccountInfo(WireModel):
     api_provider: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class InitializeResponse(WireModel):
     """The CLI's answer to ``initialize``: what it offers and what it applied.
 
@@ -393,7 +394,7 @@ class InitializeResponse(WireModel):
         return capability in (self.capabilities or ())
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class InitializeRequest(HostRequest[InitializeResponse]):
     """The first request of a session: hooks, agents, prompts and in-process servers."""
 
@@ -429,7 +430,7 @@ class InitializeRequest(HostRequest[InitializeResponse]):
 # Typed success bodies (a request class names the one it is answered with)
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class InterruptResponse(WireModel):
     """The interrupt's receipt: user messages still queued (and any cancelled)."""
 
@@ -437,7 +438,7 @@ class InterruptResponse(WireModel):
     cancelled: list[str] | None = None
 
 
-@attrs.frozen(kw_only=True)
+@frozen(kw_only=True)
 class ResumeConfirmation:
     """What a session opened with ``resume`` or ``continue_conversation`` confirmed before its
     first prompt (`Session.resumed`; ``Options.verify_resume``).
@@ -460,7 +461,7 @@ class ResumeConfirmation:
 InterruptOutcome = typing.Literal["effective", "no_op", "queued_cancelled", "undetermined"]
 
 
-@attrs.frozen(kw_only=True)
+@frozen(kw_only=True)
 class InterruptReceipt:
     """What `Session.interrupt` did, read from the frames that followed it.
 
@@ -496,21 +497,21 @@ class InterruptReceipt:
         return self.outcome == "effective"
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class SetModelResponse(WireModel):
     """The model now in use."""
 
     model: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class SetPermissionModeResponse(WireModel):
     """The permission mode now in effect."""
 
     mode: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class McpServerStatus(WireModel):
     """One MCP server's status."""
 
@@ -525,14 +526,14 @@ class McpServerStatus(WireModel):
     tools: list[_JSON] | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class McpStatusResponse(WireModel):
     """Every MCP server's status."""
 
     mcp_servers: list[McpServerStatus] | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class McpSetServersResponse(WireModel):
     """What ``mcp_set_servers`` changed; per-server failures are in ``errors``."""
 
@@ -541,7 +542,7 @@ class McpSetServersResponse(WireModel):
     errors: dict[str, str] | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class RewindFilesResponse(WireModel):
     """Whether files can be (or were) rewound."""
 
@@ -553,7 +554,7 @@ class RewindFilesResponse(WireModel):
     skipped_links: Any = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ContextUsageResponse(WireModel):
     """How the context window is used."""
 
@@ -580,7 +581,7 @@ class ContextUsageResponse(WireModel):
     api_usage: Any = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class GetBinaryVersionResponse(WireModel):
     """The CLI binary's version facts."""
 
@@ -589,7 +590,7 @@ class GetBinaryVersionResponse(WireModel):
     oldest_desktop_sdk: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class StatusRow(WireModel):
     """One row of the ``/status`` report (`GetStatusResponse`)."""
 
@@ -597,7 +598,7 @@ class StatusRow(WireModel):
     value: Any = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class StatusSection(WireModel):
     """One titled section of the ``/status`` report."""
 
@@ -605,7 +606,7 @@ class StatusSection(WireModel):
     rows: list[StatusRow] | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class GetStatusResponse(WireModel):
     """The ``/status`` report: version, session id, cwd, model, ... as labelled rows."""
 
@@ -627,7 +628,7 @@ class GetStatusResponse(WireModel):
         return value if isinstance(value, str) else None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ExportConversationResponse(WireModel):
     """The loaded conversation as the text ``/export`` writes (empty: no history)."""
 
@@ -635,14 +636,14 @@ class ExportConversationResponse(WireModel):
     default_filename: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class CancelAsyncMessageResponse(WireModel):
     """Whether the queued message was withdrawn."""
 
     cancelled: bool = False
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ReadFileResponse(WireModel):
     """A file read through the CLI.
 
@@ -668,14 +669,14 @@ class ReadFileResponse(WireModel):
     file_uuid: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ListModelsResponse(WireModel):
     """The models the CLI offers."""
 
     models: list[ModelInfo] | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ReloadOutputStylesResponse(WireModel):
     """The output style names after a reload, built-in and custom, in the order the
     initialize answer lists them."""
@@ -683,7 +684,7 @@ class ReloadOutputStylesResponse(WireModel):
     available_output_styles: list[str] | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class HookEventInfo(WireModel):
     """A hook event as the ``/hooks`` menu describes it (``eventCatalog`` and ``events``).
 
@@ -696,7 +697,7 @@ class HookEventInfo(WireModel):
     hook_count: int | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class HookListingEntry(WireModel):
     """One hook of the listing, with display-ready strings (control characters revealed).
 
@@ -730,7 +731,7 @@ class HookListingEntry(WireModel):
     editable: _JSON | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class HookListingPolicy(WireModel):
     """The managed-policy state the ``/hooks`` menu shows in its banners."""
 
@@ -742,7 +743,7 @@ class HookListingPolicy(WireModel):
     policy_unreadable: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class GetHooksListingResponse(WireModel):
     """The hooks the CLI's read-only ``/hooks`` menu lists: settings-file, session and
     plugin hooks (not the host's own ``Options.hooks`` callbacks), a snapshot.
@@ -766,7 +767,7 @@ class GetHooksListingResponse(WireModel):
     errors: list[_JSON] | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class BackgroundTasksResponse(WireModel):
     """The receipt of ``background_tasks``: ``backgrounded`` is set only when the request
     named a ``tool_use_id`` (whether a matching foreground task was found)."""
@@ -774,7 +775,7 @@ class BackgroundTasksResponse(WireModel):
     backgrounded: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class McpCallStaging(WireModel):
     """The outcome of a staged ``mcp_call`` (one that sent ``timeout_ms``, ``expires_at`` or
     files): ``ok``, then the outputs written, or an ``error_code`` (``expired``,
@@ -790,7 +791,7 @@ class McpCallStaging(WireModel):
     refusal_limit: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class McpCallResponse(WireModel):
     """An MCP tool's result, from ``mcp_call``.
 
@@ -828,7 +829,7 @@ class McpCallResponse(WireModel):
         return ""
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class McpResourceContent(WireModel):
     """One item of a resource read: ``text``, or ``blob`` (base64) for binary content."""
 
@@ -839,7 +840,7 @@ class McpResourceContent(WireModel):
     meta: _JSON | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class McpReadResourceResponse(WireModel):
     """The server's ``resources/read`` result for ``mcp_read_resource`` (untrusted content:
     render it sandboxed)."""
@@ -847,7 +848,7 @@ class McpReadResourceResponse(WireModel):
     contents: list[McpResourceContent] | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class SetMcpPermissionModeOverrideResponse(WireModel):
     """The receipt of ``set_mcp_permission_mode_override``: ``warning`` is set when no
     known MCP server has that name (the override is stored all the same)."""
@@ -855,7 +856,7 @@ class SetMcpPermissionModeOverrideResponse(WireModel):
     warning: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class RegisterRepoRootResponse(WireModel):
     """The root ``register_repo_root`` registered, as a resolved absolute path."""
 
@@ -866,7 +867,7 @@ class RegisterRepoRootResponse(WireModel):
 # Host -> CLI requests (§6.3)
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class InterruptRequest(HostRequest[InterruptResponse]):
     """Stop the current turn (the session stays usable)."""
 
@@ -874,7 +875,7 @@ class InterruptRequest(HostRequest[InterruptResponse]):
     cancel_queued: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class SetPermissionModeRequest(HostRequest[SetPermissionModeResponse]):
     """Change the permission mode."""
 
@@ -883,7 +884,7 @@ class SetPermissionModeRequest(HostRequest[SetPermissionModeResponse]):
     answers_bypass_switch_back: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class SetModelRequest(HostRequest[SetModelResponse]):
     """Change the model (None or ``"default"`` goes back to the default)."""
 
@@ -892,7 +893,7 @@ class SetModelRequest(HostRequest[SetModelResponse]):
     model: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class SetMaxThinkingTokensRequest(HostRequest[None]):
     """Change the thinking budget."""
 
@@ -902,7 +903,7 @@ class SetMaxThinkingTokensRequest(HostRequest[None]):
     thinking_display: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class McpStatusRequest(HostRequest[McpStatusResponse]):
     """Ask for the status of every MCP server."""
 
@@ -910,7 +911,7 @@ class McpStatusRequest(HostRequest[McpStatusResponse]):
     live_reply: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class McpMessageRequest(HostRequest[None]):
     """A JSON-RPC message for an in-process MCP server (both directions)."""
 
@@ -919,7 +920,7 @@ class McpMessageRequest(HostRequest[None]):
     message: _JSON
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class McpSetServersRequest(HostRequest[McpSetServersResponse]):
     """Replace the dynamic MCP servers."""
 
@@ -927,7 +928,7 @@ class McpSetServersRequest(HostRequest[McpSetServersResponse]):
     servers: dict[str, _JSON]
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class McpReconnectRequest(HostRequest[None]):
     """Reconnect an MCP server."""
 
@@ -935,7 +936,7 @@ class McpReconnectRequest(HostRequest[None]):
     server_name: str
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class McpToggleRequest(HostRequest[None]):
     """Enable or disable an MCP server."""
 
@@ -944,7 +945,7 @@ class McpToggleRequest(HostRequest[None]):
     enabled: bool
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class SetMcpPermissionModeOverrideRequest(HostRequest[SetMcpPermissionModeOverrideResponse]):
     """Pin an MCP server's per-tool permission mode: ``"default"`` or ``"auto"``, or None to
     clear the pin (tighten-only: the CLI refuses any other mode)."""
@@ -955,7 +956,7 @@ class SetMcpPermissionModeOverrideRequest(HostRequest[SetMcpPermissionModeOverri
     mode: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class McpReadResourceRequest(HostRequest[McpReadResourceResponse]):
     """Read a ``ui://`` resource of an MCP server the CLI connected (not an SDK server)."""
 
@@ -964,7 +965,7 @@ class McpReadResourceRequest(HostRequest[McpReadResourceResponse]):
     uri: str
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class McpCallRequest(HostRequest[McpCallResponse]):
     """Call an MCP tool without a model turn (not for in-process servers).
 
@@ -985,7 +986,7 @@ class McpCallRequest(HostRequest[McpCallResponse]):
     output_files: list[_JSON] | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class RewindFilesRequest(HostRequest[RewindFilesResponse]):
     """Rewind files to their state at a user message (needs file checkpointing)."""
 
@@ -994,7 +995,7 @@ class RewindFilesRequest(HostRequest[RewindFilesResponse]):
     dry_run: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class GetContextUsageRequest(HostRequest[ContextUsageResponse]):
     """Ask how the context window is used (costs about 34 token-count calls)."""
 
@@ -1002,7 +1003,7 @@ class GetContextUsageRequest(HostRequest[ContextUsageResponse]):
     detail: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class GetUsageRequest(HostRequest[_JSON]):
     """Ask for the session's usage and rate limits."""
 
@@ -1010,42 +1011,42 @@ class GetUsageRequest(HostRequest[_JSON]):
     skip_behaviors: Any = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class GetSessionCostRequest(HostRequest[_JSON]):
     """Ask for the ``/usage`` text."""
 
     subtype: ClassVar[str] = "get_session_cost"
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ListModelsRequest(HostRequest[ListModelsResponse]):
     """List the models the CLI offers."""
 
     subtype: ClassVar[str] = "list_models"
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class GetBinaryVersionRequest(HostRequest[GetBinaryVersionResponse]):
     """Ask for the CLI binary's version."""
 
     subtype: ClassVar[str] = "get_binary_version"
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class GetStatusRequest(HostRequest[GetStatusResponse]):
     """Ask for the ``/status`` report (the loaded session's id among its rows)."""
 
     subtype: ClassVar[str] = "get_status"
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ExportConversationRequest(HostRequest[ExportConversationResponse]):
     """Ask for the loaded conversation as text (``/export``)."""
 
     subtype: ClassVar[str] = "export_conversation"
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class FileSuggestionsRequest(HostRequest[_JSON]):
     """File-path completions for a query."""
 
@@ -1053,7 +1054,7 @@ class FileSuggestionsRequest(HostRequest[_JSON]):
     query: str
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class RenameSessionRequest(HostRequest[None]):
     """Set the session's title."""
 
@@ -1063,7 +1064,7 @@ class RenameSessionRequest(HostRequest[None]):
     session_id: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class CancelAsyncMessageRequest(HostRequest[CancelAsyncMessageResponse]):
     """Withdraw a queued user message by its uuid."""
 
@@ -1071,7 +1072,7 @@ class CancelAsyncMessageRequest(HostRequest[CancelAsyncMessageResponse]):
     message_uuid: str
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ReadFileRequest(HostRequest[ReadFileResponse]):
     """Read a file through the CLI (subject to its Read rules)."""
 
@@ -1081,7 +1082,7 @@ class ReadFileRequest(HostRequest[ReadFileResponse]):
     encoding: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class SeedReadStateRequest(HostRequest[None]):
     """Tell the CLI a file was read when its mtime was ``mtime`` (floored milliseconds)."""
 
@@ -1090,7 +1091,7 @@ class SeedReadStateRequest(HostRequest[None]):
     mtime: float
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class RegisterRepoRootRequest(HostRequest[RegisterRepoRootResponse]):
     """Add a strict subdirectory of the working directory (or of an ``--add-dir`` root) as
     a working-directory root."""
@@ -1102,7 +1103,7 @@ class RegisterRepoRootRequest(HostRequest[RegisterRepoRootResponse]):
     reload_skills: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ReloadPluginsRequest(HostRequest[_JSON]):
     """Reload plugins."""
 
@@ -1112,21 +1113,21 @@ class ReloadPluginsRequest(HostRequest[_JSON]):
     refuse_if_busy: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ReloadSkillsRequest(HostRequest[_JSON]):
     """Reload skills."""
 
     subtype: ClassVar[str] = "reload_skills"
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ReloadOutputStylesRequest(HostRequest[ReloadOutputStylesResponse]):
     """Re-read the output-style directories."""
 
     subtype: ClassVar[str] = "reload_output_styles"
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class SetHasSubscribersRequest(HostRequest[_JSON]):
     """Tell the CLI whether anyone watches the session."""
 
@@ -1134,7 +1135,7 @@ class SetHasSubscribersRequest(HostRequest[_JSON]):
     has_subscribers: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class StopTaskRequest(HostRequest[None]):
     """Stop a background task."""
 
@@ -1142,7 +1143,7 @@ class StopTaskRequest(HostRequest[None]):
     task_id: str
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class BackgroundTasksRequest(HostRequest[BackgroundTasksResponse]):
     """Move running foreground tasks (Bash commands, subagents) to the background: all of
     them, or the one started by ``tool_use_id``."""
@@ -1151,7 +1152,7 @@ class BackgroundTasksRequest(HostRequest[BackgroundTasksResponse]):
     tool_use_id: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class GetTaskOutputRequest(HostRequest[_JSON]):
     """Read a background task's output."""
 
@@ -1159,7 +1160,7 @@ class GetTaskOutputRequest(HostRequest[_JSON]):
     task_id: str
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ApplyFlagSettingsRequest(HostRequest[None]):
     """Apply partial settings (a None value clears a key)."""
 
@@ -1167,21 +1168,21 @@ class ApplyFlagSettingsRequest(HostRequest[None]):
     settings: _JSON
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class GetSettingsRequest(HostRequest[_JSON]):
     """Ask for the effective settings and their sources."""
 
     subtype: ClassVar[str] = "get_settings"
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class GetHooksListingRequest(HostRequest[GetHooksListingResponse]):
     """Ask for the hooks the ``/hooks`` menu lists."""
 
     subtype: ClassVar[str] = "get_hooks_listing"
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class UpdateSettingsRequest(HostRequest[None]):
     """Write settings through the CLI's own writer: ``localSettings`` takes
     ``outputStyle``, ``userSettings`` takes ``effortLevel`` (string values only)."""
@@ -1191,21 +1192,21 @@ class UpdateSettingsRequest(HostRequest[None]):
     settings: _JSON
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ListPermissionRulesRequest(HostRequest[_JSON]):
     """List the permission rules in effect."""
 
     subtype: ClassVar[str] = "list_permission_rules"
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class EndSessionRequest(HostRequest[None]):
     """End the session."""
 
     subtype: ClassVar[str] = "end_session"
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class SetColorRequest(HostRequest[_JSON]):
     """Set the session colour (refused over stdio by CLI 2.1.330)."""
 
@@ -1217,7 +1218,7 @@ class SetColorRequest(HostRequest[_JSON]):
 # CLI -> host requests (§6.5, §6.6)
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class McpServerRef(WireModel):
     """Which MCP server a tool belongs to."""
 
@@ -1225,7 +1226,7 @@ class McpServerRef(WireModel):
     source: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class CanUseToolRequest(WireModel):
     """The CLI asks whether a tool may run (needs ``--permission-prompt-tool=stdio``)."""
 
@@ -1254,7 +1255,7 @@ class CanUseToolRequest(WireModel):
     computer_folder: Any = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class HookCallbackRequest(WireModel):
     """The CLI runs a hook callback registered in ``initialize``."""
 
@@ -1264,7 +1265,7 @@ class HookCallbackRequest(WireModel):
     tool_use_id: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ElicitationRequest(WireModel):
     """An MCP server asks the user for input."""
 
@@ -1281,7 +1282,7 @@ class ElicitationRequest(WireModel):
     description: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class RequestUserDialogRequest(WireModel):
     """The CLI asks the host to show a dialog of a kind it declared."""
 
@@ -1291,28 +1292,28 @@ class RequestUserDialogRequest(WireModel):
     tool_use_id: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class OAuthTokenRefreshRequest(WireModel):
     """The CLI needs a fresh OAuth token."""
 
     subtype: ClassVar[str] = "oauth_token_refresh"
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class HostAuthTokenRefreshRequest(WireModel):
     """The CLI needs a fresh host auth token."""
 
     subtype: ClassVar[str] = "host_auth_token_refresh"
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class McpMessageResponse(WireModel):
     """The host's answer to ``mcp_message``: the in-process server's JSON-RPC reply."""
 
     mcp_response: _JSON
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ElicitationResponse(WireModel):
     """The host's answer to ``elicitation``: ``accept`` (with ``content``), ``decline`` or
     ``cancel``."""
@@ -1321,7 +1322,7 @@ class ElicitationResponse(WireModel):
     content: _JSON | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class UnknownControlRequest(UnknownBase):
     """A request payload of a subtype the model does not know; ``raw`` is the payload."""
 

@@ -19,7 +19,6 @@ This module is pure: it performs no I/O and imports nothing else from the SDK at
 
 from __future__ import annotations
 
-import signal as _signal
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -246,8 +245,10 @@ class OptionsError(ClaudeSDKError, ValueError, TypeError):
 
 
 def _signal_name(signum: int) -> str:
+    import signal  # on the first error that names one, not in every program's import
+
     try:
-        return _signal.Signals(signum).name
+        return signal.Signals(signum).name
     except ValueError:
         return f"signal {signum}"
 

@@ -68,6 +68,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeAlias, TypeVar
 
 import attrs
 
+from ._attrs import define, frozen
 from ._entries import (
     AgentNameEntry,
     AiTitleEntry,
@@ -240,7 +241,7 @@ def _decode_in_place(data: dict[str, Any]) -> TranscriptEntry:
 # Listing
 
 
-@attrs.frozen(kw_only=True)
+@frozen(kw_only=True)
 class SessionInfo:
     """What `list_sessions` tells about one session.
 
@@ -303,7 +304,7 @@ class SessionInfo:
         return self.custom_title or self.ai_title
 
 
-@attrs.frozen(kw_only=True)
+@frozen(kw_only=True)
 class SubagentInfo:
     """One subagent transcript of a session.
 
@@ -854,7 +855,7 @@ def in_store(
     return StoreHistory(store, project_key=project_key, cwd=None if cwd is None else os.fspath(cwd))
 
 
-@attrs.define(eq=False)
+@define(eq=False)
 class StoreHistory:
     """`claude_sdk.history` for the sessions of one project in a store.
 

@@ -24,9 +24,8 @@ import typing
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Literal
 
-import attrs
-
-from ._base import UnknownBase, WireModel
+from ._attrs import frozen
+from ._base import UnknownBase, WireModel, model
 from .permissions import PermissionMode, PermissionResult, PermissionUpdate
 
 if typing.TYPE_CHECKING:
@@ -195,7 +194,7 @@ def unsupported_hook_events(events: Iterable[str], cli_version: str | None) -> t
 # Inputs (§9.1)
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class BaseHookInput(WireModel):
     """The fields every hook input carries.
 
@@ -237,7 +236,7 @@ class _ToolInputView:
         return typed_input(self.tool_name, self.tool_input)
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class PreToolUseInput(_ToolInputView, BaseHookInput):
     """Before a tool runs; the output may allow, deny, ask, defer or rewrite the input."""
 
@@ -264,7 +263,7 @@ class _ToolOutputView:
         return typed_output(self.tool_name, self.tool_response)
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class PostToolUseInput(_ToolOutputView, _ToolInputView, BaseHookInput):
     """After a tool succeeded."""
 
@@ -279,7 +278,7 @@ class PostToolUseInput(_ToolOutputView, _ToolInputView, BaseHookInput):
     mcp_server: _JSON | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class PostToolUseFailureInput(_ToolInputView, BaseHookInput):
     """After a tool failed."""
 
@@ -293,7 +292,7 @@ class PostToolUseFailureInput(_ToolInputView, BaseHookInput):
     mcp_server: _JSON | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class PostToolBatchCall(_ToolOutputView, WireModel):
     """One tool call of a `PostToolBatchInput`."""
 
@@ -303,7 +302,7 @@ class PostToolBatchCall(_ToolOutputView, WireModel):
     tool_response: Any = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class PostToolBatchInput(BaseHookInput):
     """After a batch of parallel tool calls finished."""
 
@@ -311,7 +310,7 @@ class PostToolBatchInput(BaseHookInput):
     tool_calls: list[PostToolBatchCall]
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class NotificationInput(BaseHookInput):
     """The CLI shows a notification."""
 
@@ -321,7 +320,7 @@ class NotificationInput(BaseHookInput):
     title: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class UserPromptSubmitInput(BaseHookInput):
     """A prompt was submitted (before the model sees it)."""
 
@@ -333,7 +332,7 @@ class UserPromptSubmitInput(BaseHookInput):
     session_title: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class UserPromptExpansionInput(BaseHookInput):
     """A slash command or MCP prompt was expanded into a prompt."""
 
@@ -345,7 +344,7 @@ class UserPromptExpansionInput(BaseHookInput):
     command_source: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class SessionStartInput(BaseHookInput):
     """A session starts (or resumes, clears, compacts, forks)."""
 
@@ -359,7 +358,7 @@ class SessionStartInput(BaseHookInput):
     estimated_cache_write_usd: float | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class SessionEndInput(BaseHookInput):
     """A session ends."""
 
@@ -367,7 +366,7 @@ class SessionEndInput(BaseHookInput):
     reason: Literal["clear", "resume", "logout", "prompt_input_exit", "other"]
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class StopInput(BaseHookInput):
     """The main agent is about to stop (after its final message, before ``result``)."""
 
@@ -381,7 +380,7 @@ class StopInput(BaseHookInput):
     session_crons: list[_JSON] | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class StopFailureInput(BaseHookInput):
     """The turn ended on an API error."""
 
@@ -392,7 +391,7 @@ class StopFailureInput(BaseHookInput):
     last_assistant_message: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class SubagentStartInput(BaseHookInput):
     """A subagent starts."""
 
@@ -401,7 +400,7 @@ class SubagentStartInput(BaseHookInput):
     agent_type: str
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class SubagentStopInput(BaseHookInput):
     """A subagent is about to stop."""
 
@@ -415,7 +414,7 @@ class SubagentStopInput(BaseHookInput):
     session_crons: list[_JSON] | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class PreCompactInput(BaseHookInput):
     """Before the conversation is compacted."""
 
@@ -425,7 +424,7 @@ class PreCompactInput(BaseHookInput):
     custom_instructions: str | None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class PostCompactInput(BaseHookInput):
     """After the conversation was compacted."""
 
@@ -434,7 +433,7 @@ class PostCompactInput(BaseHookInput):
     compact_summary: str
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class PreModelSwitchInput(BaseHookInput):
     """Before the model changes; the output may allow, deny or ask."""
 
@@ -451,7 +450,7 @@ class PreModelSwitchInput(BaseHookInput):
     pricing: Any
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class PostModelSwitchInput(BaseHookInput):
     """After the model changed."""
 
@@ -468,7 +467,7 @@ class PostModelSwitchInput(BaseHookInput):
     pricing: Any
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class PermissionRequestInput(_ToolInputView, BaseHookInput):
     """A permission prompt is about to be shown; the output may decide it."""
 
@@ -479,7 +478,7 @@ class PermissionRequestInput(_ToolInputView, BaseHookInput):
     mcp_server: _JSON | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class PermissionDeniedInput(_ToolInputView, BaseHookInput):
     """A tool call was denied; the output may ask for a retry."""
 
@@ -491,7 +490,7 @@ class PermissionDeniedInput(_ToolInputView, BaseHookInput):
     mcp_server: _JSON | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class SetupInput(BaseHookInput):
     """Repository setup (``--init``, ``--maintenance``)."""
 
@@ -499,7 +498,7 @@ class SetupInput(BaseHookInput):
     trigger: Literal["init", "maintenance"]
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class TeammateIdleInput(BaseHookInput):
     """A teammate has nothing to do."""
 
@@ -508,7 +507,7 @@ class TeammateIdleInput(BaseHookInput):
     team_name: str
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class TaskCreatedInput(BaseHookInput):
     """A task was created."""
 
@@ -520,7 +519,7 @@ class TaskCreatedInput(BaseHookInput):
     team_name: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class TaskCompletedInput(BaseHookInput):
     """A task was completed."""
 
@@ -532,7 +531,7 @@ class TaskCompletedInput(BaseHookInput):
     team_name: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ElicitationInput(BaseHookInput):
     """An MCP server asks the user for input; the output may answer for the user."""
 
@@ -545,7 +544,7 @@ class ElicitationInput(BaseHookInput):
     requested_schema: _JSON | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ElicitationResultInput(BaseHookInput):
     """The user answered an elicitation; the output may override the answer."""
 
@@ -557,7 +556,7 @@ class ElicitationResultInput(BaseHookInput):
     content: _JSON | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ConfigChangeInput(BaseHookInput):
     """A settings source changed."""
 
@@ -568,7 +567,7 @@ class ConfigChangeInput(BaseHookInput):
     file_path: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class WorktreeCreateInput(BaseHookInput):
     """A git worktree is to be created; the output says where it is."""
 
@@ -576,7 +575,7 @@ class WorktreeCreateInput(BaseHookInput):
     name: str
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class WorktreeRemoveInput(BaseHookInput):
     """A git worktree is to be removed."""
 
@@ -584,7 +583,7 @@ class WorktreeRemoveInput(BaseHookInput):
     worktree_path: str
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class InstructionsLoadedInput(BaseHookInput):
     """An instructions file (CLAUDE.md, a rule file) was loaded."""
 
@@ -597,7 +596,7 @@ class InstructionsLoadedInput(BaseHookInput):
     parent_file_path: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class CwdChangedInput(BaseHookInput):
     """The working directory changed."""
 
@@ -606,7 +605,7 @@ class CwdChangedInput(BaseHookInput):
     new_cwd: str
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class FileChangedInput(BaseHookInput):
     """A watched file changed."""
 
@@ -615,7 +614,7 @@ class FileChangedInput(BaseHookInput):
     event: Literal["change", "add", "unlink"]
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class DirectoryAddedInput(BaseHookInput):
     """A working directory was added."""
 
@@ -624,7 +623,7 @@ class DirectoryAddedInput(BaseHookInput):
     source: Literal["slash_command", "register_repo_root"]
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class MessageDisplayInput(BaseHookInput):
     """A piece of an assistant message is about to be displayed."""
 
@@ -636,7 +635,7 @@ class MessageDisplayInput(BaseHookInput):
     delta: str
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class PreSkillShellCommandInput(_ToolInputView, BaseHookInput):
     """Before a shell command embedded in a skill or slash command (``!`cmd` `` in its
     markdown) runs, after the CLI's own permission check of it (CLI 2.1.332 and later).
@@ -666,7 +665,7 @@ class PreSkillShellCommandInput(_ToolInputView, BaseHookInput):
     command_source: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class UnknownHookInput(UnknownBase):
     """The input of an event the model does not know (or could not type); ``raw`` is it."""
 
@@ -731,7 +730,7 @@ HOOK_INPUTS: dict[str, type[BaseHookInput]] = {
 # Outputs (§9.2)
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class BaseHookSpecificOutput(WireModel):
     """Base of the event-specific outputs (``hookSpecificOutput``)."""
 
@@ -739,7 +738,7 @@ class BaseHookSpecificOutput(WireModel):
     hook_event_name: ClassVar[str]
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class PreToolUseOutput(BaseHookSpecificOutput):
     """Decide a tool call before it runs.
 
@@ -759,7 +758,7 @@ class PreToolUseOutput(BaseHookSpecificOutput):
     additional_context: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class PostToolUseOutput(BaseHookSpecificOutput):
     """Add context after a tool ran, or replace what the model sees of its output.
 
@@ -773,7 +772,7 @@ class PostToolUseOutput(BaseHookSpecificOutput):
     updated_mcp_tool_output: Any = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class PostToolUseFailureOutput(BaseHookSpecificOutput):
     """Add context after a tool failed."""
 
@@ -781,7 +780,7 @@ class PostToolUseFailureOutput(BaseHookSpecificOutput):
     additional_context: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class PostToolBatchOutput(BaseHookSpecificOutput):
     """Add context after a batch of tool calls."""
 
@@ -789,7 +788,7 @@ class PostToolBatchOutput(BaseHookSpecificOutput):
     additional_context: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class NotificationOutput(BaseHookSpecificOutput):
     """Add context on a notification."""
 
@@ -797,7 +796,7 @@ class NotificationOutput(BaseHookSpecificOutput):
     additional_context: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class UserPromptSubmitOutput(BaseHookSpecificOutput):
     """Add context to a prompt, title the session, or hide the original prompt."""
 
@@ -807,7 +806,7 @@ class UserPromptSubmitOutput(BaseHookSpecificOutput):
     suppress_original_prompt: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class UserPromptExpansionOutput(BaseHookSpecificOutput):
     """Add context to an expanded prompt, or hide the original."""
 
@@ -816,7 +815,7 @@ class UserPromptExpansionOutput(BaseHookSpecificOutput):
     suppress_original_prompt: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class SessionStartOutput(BaseHookSpecificOutput):
     """Prime a starting session."""
 
@@ -828,7 +827,7 @@ class SessionStartOutput(BaseHookSpecificOutput):
     reload_skills: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class StopOutput(BaseHookSpecificOutput):
     """Add context when the agent stops."""
 
@@ -836,7 +835,7 @@ class StopOutput(BaseHookSpecificOutput):
     additional_context: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class SubagentStartOutput(BaseHookSpecificOutput):
     """Add context to a starting subagent."""
 
@@ -844,7 +843,7 @@ class SubagentStartOutput(BaseHookSpecificOutput):
     additional_context: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class SubagentStopOutput(BaseHookSpecificOutput):
     """Add context when a subagent stops."""
 
@@ -852,7 +851,7 @@ class SubagentStopOutput(BaseHookSpecificOutput):
     additional_context: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class PreModelSwitchOutput(BaseHookSpecificOutput):
     """Decide a model switch."""
 
@@ -861,7 +860,7 @@ class PreModelSwitchOutput(BaseHookSpecificOutput):
     permission_decision_reason: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class PostModelSwitchOutput(BaseHookSpecificOutput):
     """Add context after a model switch."""
 
@@ -869,7 +868,7 @@ class PostModelSwitchOutput(BaseHookSpecificOutput):
     additional_context: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class PermissionRequestOutput(BaseHookSpecificOutput):
     """Answer a permission prompt in place of the user.
 
@@ -882,7 +881,7 @@ class PermissionRequestOutput(BaseHookSpecificOutput):
     decision: PermissionResult
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class PermissionDeniedOutput(BaseHookSpecificOutput):
     """Ask for a denied tool call to be retried."""
 
@@ -890,7 +889,7 @@ class PermissionDeniedOutput(BaseHookSpecificOutput):
     retry: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class SetupOutput(BaseHookSpecificOutput):
     """Add context after setup."""
 
@@ -898,7 +897,7 @@ class SetupOutput(BaseHookSpecificOutput):
     additional_context: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ElicitationOutput(BaseHookSpecificOutput):
     """Answer an elicitation in place of the user."""
 
@@ -907,7 +906,7 @@ class ElicitationOutput(BaseHookSpecificOutput):
     content: _JSON | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ElicitationResultOutput(BaseHookSpecificOutput):
     """Override the user's answer to an elicitation."""
 
@@ -916,7 +915,7 @@ class ElicitationResultOutput(BaseHookSpecificOutput):
     content: _JSON | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class WorktreeCreateOutput(BaseHookSpecificOutput):
     """Where the created worktree is."""
 
@@ -924,7 +923,7 @@ class WorktreeCreateOutput(BaseHookSpecificOutput):
     worktree_path: str
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class CwdChangedOutput(BaseHookSpecificOutput):
     """Paths to watch (``FileChanged``) after a directory change."""
 
@@ -932,7 +931,7 @@ class CwdChangedOutput(BaseHookSpecificOutput):
     watch_paths: list[str] | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class FileChangedOutput(BaseHookSpecificOutput):
     """Paths to watch from now on."""
 
@@ -940,7 +939,7 @@ class FileChangedOutput(BaseHookSpecificOutput):
     watch_paths: list[str] | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class MessageDisplayOutput(BaseHookSpecificOutput):
     """Replace what is displayed of a message."""
 
@@ -948,7 +947,7 @@ class MessageDisplayOutput(BaseHookSpecificOutput):
     display_content: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class PreSkillShellCommandOutput(BaseHookSpecificOutput):
     """Decide a skill's inline shell command before it runs (CLI 2.1.332 and later).
 
@@ -966,7 +965,7 @@ class PreSkillShellCommandOutput(BaseHookSpecificOutput):
     updated_input: _JSON | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class UnknownHookSpecificOutput(UnknownBase):
     """A ``hookSpecificOutput`` of an event the model does not know; ``raw`` is the dict.
 
@@ -1016,7 +1015,7 @@ HOOK_SPECIFIC_OUTPUTS: dict[str, type[BaseHookSpecificOutput]] = {
 }
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class HookOutput(WireModel):
     """A synchronous hook answer; every field is optional and ``HookOutput()`` is ``{}``.
 
@@ -1041,7 +1040,7 @@ class HookOutput(WireModel):
     specific: HookSpecificOutput | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class AsyncHookOutput(WireModel):
     """Finish the hook in the background (wire ``{"async": true, "asyncTimeout"?}``).
 
@@ -1056,7 +1055,7 @@ class AsyncHookOutput(WireModel):
 # Registering hooks (host side; not wire classes)
 
 
-@attrs.frozen(kw_only=True)
+@frozen(kw_only=True)
 class HookContext:
     """What a hook callback knows besides its input.
 
@@ -1078,7 +1077,7 @@ HookCallback = Callable[[Any, HookContext], Awaitable[HookResult] | HookResult]
 """``callback(hook_input, context)``; sync or async. ``hook_input`` is the event's typed input."""
 
 
-@attrs.frozen(kw_only=True)
+@frozen(kw_only=True)
 class HookMatcher:
     """Callbacks for one event, optionally filtered by a tool-name matcher.
 

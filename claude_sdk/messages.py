@@ -14,9 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-import attrs
-
-from ._base import EMPTY, HOST_NOTES, Frame, UnknownBase, WireModel
+from ._base import EMPTY, HOST_NOTES, Frame, UnknownBase, WireModel, class_default, model
 
 if TYPE_CHECKING:
     from .tool_outputs import ToolOutput
@@ -103,7 +101,7 @@ _JSON = dict[str, Any]
 # Content blocks (§8)
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class TextBlock(WireModel):
     """Text, from the model or the user."""
 
@@ -112,7 +110,7 @@ class TextBlock(WireModel):
     citations: list[_JSON] | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ThinkingBlock(WireModel):
     """The model's visible reasoning; sent in its own `AssistantMessage`."""
 
@@ -121,7 +119,7 @@ class ThinkingBlock(WireModel):
     signature: str = ""
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class RedactedThinkingBlock(WireModel):
     """Encrypted reasoning."""
 
@@ -129,7 +127,7 @@ class RedactedThinkingBlock(WireModel):
     data: str
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ToolUseBlock(WireModel):
     """A tool call by the model. ``input`` is the dict the model produced."""
 
@@ -139,7 +137,7 @@ class ToolUseBlock(WireModel):
     input: _JSON
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ToolResultBlock(WireModel):
     """A tool's result, carried by a `UserMessage`.
 
@@ -152,7 +150,7 @@ class ToolResultBlock(WireModel):
     is_error: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ServerToolUseBlock(WireModel):
     """A server-side tool call (``web_search``, ``web_fetch``, ``code_execution``, ...)."""
 
@@ -162,7 +160,7 @@ class ServerToolUseBlock(WireModel):
     input: _JSON
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ServerToolResultBlock(WireModel):
     """A server-side tool's result (``web_search_tool_result``, any ``*_tool_result``)."""
 
@@ -171,7 +169,7 @@ class ServerToolResultBlock(WireModel):
     content: Any = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ImageBlock(WireModel):
     """An image (``source`` is ``{type: "base64"|"url"|"file", ...}``)."""
 
@@ -180,7 +178,7 @@ class ImageBlock(WireModel):
     cache_control: _JSON | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class DocumentBlock(WireModel):
     """A document such as a PDF."""
 
@@ -192,7 +190,7 @@ class DocumentBlock(WireModel):
     cache_control: _JSON | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class UnknownBlock(UnknownBase):
     """A content block of a kind the model does not know; ``raw`` is the block."""
 
@@ -220,7 +218,7 @@ ContentBlock = (
 # Parts
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class Usage(WireModel):
     """Token usage of an API response or a turn."""
 
@@ -238,7 +236,7 @@ class Usage(WireModel):
     fallback_credit: Any = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ModelUsage(WireModel):
     """Cumulative usage of one model in a process (``result.modelUsage`` values)."""
 
@@ -258,7 +256,7 @@ class ModelUsage(WireModel):
     cost_basis: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class APIMessage(WireModel):
     """The Anthropic API message inside an `AssistantMessage`.
 
@@ -284,7 +282,7 @@ class APIMessage(WireModel):
 UserContent = str | list[ContentBlock]
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class UserPayload(WireModel):
     """The ``message`` of a user frame: ``role`` is always ``"user"``."""
 
@@ -292,7 +290,7 @@ class UserPayload(WireModel):
     content: UserContent = ""
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class PermissionDenial(WireModel):
     """One entry of ``result.permission_denials``."""
 
@@ -301,7 +299,7 @@ class PermissionDenial(WireModel):
     tool_input: _JSON
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class McpServerInfo(WireModel):
     """An MCP server as listed by ``system/init``."""
 
@@ -310,7 +308,7 @@ class McpServerInfo(WireModel):
     source: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class PluginInfo(WireModel):
     """A loaded plugin as listed by ``system/init``."""
 
@@ -320,7 +318,7 @@ class PluginInfo(WireModel):
     version: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ToolUseMeta(WireModel):
     """Display facts of an MCP tool call (``assistant.tool_use_meta``)."""
 
@@ -330,7 +328,7 @@ class ToolUseMeta(WireModel):
     tool_name: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class CompactMetadata(WireModel):
     """``system/compact_boundary.compact_metadata``."""
 
@@ -343,7 +341,7 @@ class CompactMetadata(WireModel):
     cumulative_dropped_tokens: int | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class BackgroundTask(WireModel):
     """An entry of ``system/background_tasks_changed.tasks``."""
 
@@ -356,7 +354,7 @@ class BackgroundTask(WireModel):
     ambient: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class SlashCommand(WireModel):
     """A slash command (initialize response, ``system/commands_changed``)."""
 
@@ -367,7 +365,7 @@ class SlashCommand(WireModel):
     builtin: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class RateLimitInfo(WireModel):
     """``rate_limit_event.rate_limit_info``."""
 
@@ -392,7 +390,7 @@ class RateLimitInfo(WireModel):
 # Messages
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class AssistantMessage(Frame):
     """One completed content block of a model response (§7.4).
 
@@ -445,7 +443,7 @@ class AssistantMessage(Frame):
         return _text_of(self.message.content)
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class UserMessage(Frame):
     """A user frame: a prompt the host writes, or a tool result / note / replay the CLI emits.
 
@@ -551,7 +549,7 @@ class UserMessage(Frame):
         return typed_output(name, result)
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ResultMessage(Frame):
     """The end of a turn (§7.6).
 
@@ -646,7 +644,7 @@ class ResultMessage(Frame):
         return notes.get("structured_output_error") if notes else None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class StreamEvent(Frame):
     """A raw API streaming event (only with ``include_partial_messages``)."""
 
@@ -670,7 +668,7 @@ class StreamEvent(Frame):
 # system/*
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class SystemMessage(Frame):
     """A ``system`` frame. Known subtypes have subclasses; others arrive as this class,
     with their fields in ``extra``."""
@@ -681,7 +679,7 @@ class SystemMessage(Frame):
     uuid: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class InitMessage(SystemMessage):
     """``system/init``: the session's facts, at the start of every turn."""
 
@@ -723,7 +721,7 @@ class InitMessage(SystemMessage):
     sandbox_enabled: bool | str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class SessionStateChangedMessage(SystemMessage):
     """``running``, ``requires_action`` or ``idle`` (needs the session-state variable)."""
 
@@ -732,7 +730,7 @@ class SessionStateChangedMessage(SystemMessage):
     sdk_host_only: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class StatusMessage(SystemMessage):
     """``requesting`` / ``compacting`` / None, and permission-mode changes."""
 
@@ -745,7 +743,7 @@ class StatusMessage(SystemMessage):
     user_message_uuids: list[str] | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ApiRetryMessage(SystemMessage):
     """An API call is being retried."""
 
@@ -759,7 +757,7 @@ class ApiRetryMessage(SystemMessage):
     no_response: _JSON | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class PermissionDeniedMessage(SystemMessage):
     """A tool call was denied without asking (advisory; see ``result.permission_denials``)."""
 
@@ -772,7 +770,7 @@ class PermissionDeniedMessage(SystemMessage):
     decision_reason: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ThinkingTokensMessage(SystemMessage):
     """A running estimate of thinking tokens."""
 
@@ -782,7 +780,7 @@ class ThinkingTokensMessage(SystemMessage):
     user_message_uuid: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class InformationalMessage(SystemMessage):
     """A notice (for example a hook's ``systemMessage``)."""
 
@@ -794,7 +792,7 @@ class InformationalMessage(SystemMessage):
     tag: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class HookStartedMessage(SystemMessage):
     """A settings/plugin hook started (with ``include_hook_events``)."""
 
@@ -804,7 +802,7 @@ class HookStartedMessage(SystemMessage):
     hook_event: str
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class HookProgressMessage(SystemMessage):
     """Output of a running settings/plugin hook."""
 
@@ -817,7 +815,7 @@ class HookProgressMessage(SystemMessage):
     output: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class HookResponseMessage(SystemMessage):
     """A settings/plugin hook finished."""
 
@@ -832,7 +830,7 @@ class HookResponseMessage(SystemMessage):
     outcome: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class CompactBoundaryMessage(SystemMessage):
     """The conversation was compacted here."""
 
@@ -841,7 +839,7 @@ class CompactBoundaryMessage(SystemMessage):
     logical_parent_uuid: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class LocalCommandOutputMessage(SystemMessage):
     """Output of a local slash command."""
 
@@ -849,7 +847,7 @@ class LocalCommandOutputMessage(SystemMessage):
     content: str
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ControlRequestProgressMessage(SystemMessage):
     """Progress of a long host request (for example ``side_question``)."""
 
@@ -862,7 +860,7 @@ class ControlRequestProgressMessage(SystemMessage):
     error_status: int | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ModelRefusalFallbackMessage(SystemMessage):
     """The model refused; the CLI fell back to another model."""
 
@@ -880,7 +878,7 @@ class ModelRefusalFallbackMessage(SystemMessage):
     content: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ModelRefusalNoFallbackMessage(SystemMessage):
     """The model refused and no fallback was possible."""
 
@@ -893,7 +891,7 @@ class ModelRefusalNoFallbackMessage(SystemMessage):
     content: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class PluginInstallMessage(SystemMessage):
     """Plugin installation progress."""
 
@@ -903,7 +901,7 @@ class PluginInstallMessage(SystemMessage):
     error: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class TaskStartedMessage(SystemMessage):
     """A background task (subagent, shell, workflow) started."""
 
@@ -923,7 +921,7 @@ class TaskStartedMessage(SystemMessage):
     ambient: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class TaskProgressMessage(SystemMessage):
     """Progress of a background task."""
 
@@ -938,7 +936,7 @@ class TaskProgressMessage(SystemMessage):
     summary: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class TaskUpdatedMessage(SystemMessage):
     """A background task's state changed (``patch`` holds the changes)."""
 
@@ -948,7 +946,7 @@ class TaskUpdatedMessage(SystemMessage):
     run_id: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class TaskNotificationMessage(SystemMessage):
     """A background task ended."""
 
@@ -967,7 +965,7 @@ class TaskNotificationMessage(SystemMessage):
     ambient: bool | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class BackgroundTasksChangedMessage(SystemMessage):
     """The full set of background tasks (replace, do not merge)."""
 
@@ -975,7 +973,7 @@ class BackgroundTasksChangedMessage(SystemMessage):
     tasks: list[BackgroundTask]
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class WorkerShuttingDownMessage(SystemMessage):
     """The CLI worker is shutting down."""
 
@@ -983,7 +981,7 @@ class WorkerShuttingDownMessage(SystemMessage):
     reason: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class CommandsChangedMessage(SystemMessage):
     """The slash commands changed (replace the cached list)."""
 
@@ -991,7 +989,7 @@ class CommandsChangedMessage(SystemMessage):
     commands: list[SlashCommand]
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class NotificationMessage(SystemMessage):
     """A user-facing notification."""
 
@@ -1003,7 +1001,7 @@ class NotificationMessage(SystemMessage):
     timeout_ms: int | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class FilesPersistedMessage(SystemMessage):
     """Files were uploaded/persisted."""
 
@@ -1013,7 +1011,7 @@ class FilesPersistedMessage(SystemMessage):
     processed_at: Any = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class MemoryRecallMessage(SystemMessage):
     """Memories were recalled into the context."""
 
@@ -1022,7 +1020,7 @@ class MemoryRecallMessage(SystemMessage):
     memories: list[_JSON] | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ElicitationCompleteMessage(SystemMessage):
     """An MCP elicitation completed."""
 
@@ -1031,7 +1029,7 @@ class ElicitationCompleteMessage(SystemMessage):
     elicitation_id: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class SessionWritesLostMessage(SystemMessage):
     """The CLI could not write its session files (disk full, quota)."""
 
@@ -1041,7 +1039,7 @@ class SessionWritesLostMessage(SystemMessage):
     transcript_session_ids: list[str] | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class SessionTitleChangedMessage(SystemMessage):
     """The session's title changed."""
 
@@ -1051,7 +1049,7 @@ class SessionTitleChangedMessage(SystemMessage):
 
 #: Known ``system`` subtypes and their classes.
 def _subtype_of(cls: type[SystemMessage]) -> str:
-    default = attrs.fields_dict(cls)["subtype"].default
+    default = class_default(cls, "subtype")
     assert isinstance(default, str)
     return default
 
@@ -1096,7 +1094,7 @@ SYSTEM_SUBTYPES: Mapping[str, type[SystemMessage]] = {
 # Other top-level frames (§7.8)
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class RateLimitEvent(Frame):
     """Rate-limit state of the account."""
 
@@ -1106,7 +1104,7 @@ class RateLimitEvent(Frame):
     uuid: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ToolProgressMessage(Frame):
     """A long-running tool is still working."""
 
@@ -1123,7 +1121,7 @@ class ToolProgressMessage(Frame):
     uuid: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ToolUseSummaryMessage(Frame):
     """A summary of preceding tool calls."""
 
@@ -1134,7 +1132,7 @@ class ToolUseSummaryMessage(Frame):
     uuid: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class AuthStatusMessage(Frame):
     """Authentication progress."""
 
@@ -1146,7 +1144,7 @@ class AuthStatusMessage(Frame):
     uuid: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class PromptSuggestionMessage(Frame):
     """A suggested next prompt (after a result, when enabled)."""
 
@@ -1156,7 +1154,7 @@ class PromptSuggestionMessage(Frame):
     uuid: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ConversationResetMessage(Frame):
     """The conversation was reset (``/clear``, plan-mode exit, ...)."""
 
@@ -1169,7 +1167,7 @@ class ConversationResetMessage(Frame):
     uuid: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ActiveGoalMessage(Frame):
     """The active goal changed (``value`` is None when cleared)."""
 
@@ -1179,7 +1177,7 @@ class ActiveGoalMessage(Frame):
     uuid: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class CommandLifecycleMessage(Frame):
     """State of a user line that carried a ``uuid`` (queued, started, completed, cancelled)."""
 
@@ -1190,7 +1188,7 @@ class CommandLifecycleMessage(Frame):
     uuid: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class TranscriptMirrorMessage(Frame):
     """Transcript entries mirrored to the host (with ``--session-mirror``)."""
 
@@ -1201,7 +1199,7 @@ class TranscriptMirrorMessage(Frame):
     uuid: str | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class UnknownMessage(UnknownBase):
     """A frame of a kind the model does not know (or could not type); ``raw`` is the frame."""
 

@@ -31,6 +31,7 @@ from typing import Any, Literal, TypeAlias, TypeVar, cast, get_args
 
 import attrs
 
+from ._attrs import frozen
 from ._base import WireModel
 from ._limits import DEFAULT_MAX_LINE_BYTES
 from ._schema import _is_schema_class, output_json_schema
@@ -488,7 +489,7 @@ def _hooks(
     return out
 
 
-@attrs.frozen(kw_only=True)
+@frozen(kw_only=True)
 class SkillShellPolicies(HookMatcher):
     """The ``PreSkillShellCommand`` matcher `Options` adds for the policies given under
     ``PreToolUse``: a shell command embedded in a skill or slash command (``!`cmd` ``) is
@@ -976,7 +977,7 @@ def _env_map(instance: object, attribute: attrs.Attribute[Any], value: Any) -> N
 # System prompt
 
 
-@attrs.frozen(kw_only=True, field_transformer=_option_errors)
+@frozen(kw_only=True, field_transformer=_option_errors)
 class SystemPromptPreset:
     """The CLI's own Claude Code system prompt, optionally with text appended.
 
@@ -1000,7 +1001,7 @@ class SystemPromptPreset:
         _check_strings(self)
 
 
-@attrs.frozen(field_transformer=_option_errors)
+@frozen(field_transformer=_option_errors)
 class SystemPromptFile:
     """A system prompt read by the CLI from a file (``--system-prompt-file``)."""
 
@@ -1019,7 +1020,7 @@ def _blocks(instance: object, attribute: attrs.Attribute[Any], value: Any) -> No
         _each_str(instance, attribute, value)
 
 
-@attrs.frozen(kw_only=True, field_transformer=_option_errors)
+@frozen(kw_only=True, field_transformer=_option_errors)
 class SystemPromptCustom:
     """A custom system prompt with the snapshot switch.
 
@@ -1088,7 +1089,7 @@ def _system_prompt(
 # Tools and thinking
 
 
-@attrs.frozen(field_transformer=_option_errors)
+@frozen(field_transformer=_option_errors)
 class ToolsPreset:
     """The CLI's default set of built-in tools (``--tools=default``)."""
 
@@ -1116,7 +1117,7 @@ def _tool_names(instance: object, attribute: attrs.Attribute[Any], value: Any) -
         _one_value(instance, attribute, value)
 
 
-@attrs.frozen(kw_only=True, field_transformer=_option_errors)
+@frozen(kw_only=True, field_transformer=_option_errors)
 class ThinkingConfig:
     """How the model thinks.
 
@@ -1167,7 +1168,7 @@ class ThinkingConfig:
         return cls(type="disabled")
 
 
-@attrs.frozen(kw_only=True, field_transformer=_option_errors)
+@frozen(kw_only=True, field_transformer=_option_errors)
 class AskUserQuestionConfig:
     """How the built-in ``AskUserQuestion`` tool is offered to the model (see `ToolConfig`).
 
@@ -1205,7 +1206,7 @@ def _ask_user_question(
     )
 
 
-@attrs.frozen(kw_only=True, field_transformer=_option_errors)
+@frozen(kw_only=True, field_transformer=_option_errors)
 class ToolConfig:
     """Per-tool settings for built-in tools (``Options.tool_config``; the TypeScript SDK's
     ``toolConfig``). They reach the CLI as environment variables.
@@ -1329,7 +1330,7 @@ def _str_items(instance: object, attribute: attrs.Attribute[Any], value: Any) ->
             )
 
 
-@attrs.frozen(kw_only=True, field_transformer=_option_errors)
+@frozen(kw_only=True, field_transformer=_option_errors)
 class McpStdioServer:
     """An MCP server the CLI starts as a child process.
 
@@ -1355,7 +1356,7 @@ class McpStdioServer:
         _check_strings(self)
 
 
-@attrs.frozen(kw_only=True, field_transformer=_option_errors)
+@frozen(kw_only=True, field_transformer=_option_errors)
 class McpSSEServer:
     """A remote MCP server over server-sent events.
 
@@ -1379,7 +1380,7 @@ class McpSSEServer:
         _check_strings(self)
 
 
-@attrs.frozen(kw_only=True, field_transformer=_option_errors)
+@frozen(kw_only=True, field_transformer=_option_errors)
 class McpHttpServer:
     """A remote MCP server over streamable HTTP (fields as `McpSSEServer`)."""
 
@@ -1657,7 +1658,7 @@ def _whole_tool(entry: str) -> str | None:
 # Options
 
 
-@attrs.frozen(kw_only=True, field_transformer=_option_errors)
+@frozen(kw_only=True, field_transformer=_option_errors)
 class Options:
     """How to start and drive a CLI session.
 

@@ -18,7 +18,8 @@ from typing import Any, ClassVar, Literal
 
 import attrs
 
-from ._base import UnknownBase, WireModel
+from ._attrs import frozen
+from ._base import UnknownBase, WireModel, model
 
 __all__ = [
     "CanUseTool",
@@ -57,7 +58,7 @@ PermissionUpdateDestination = Literal[
 DecisionClassification = Literal["user_temporary", "user_permanent", "user_reject"]
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class PermissionRuleValue(WireModel):
     """One rule: a tool name and an optional specifier (``Bash`` + ``git *``)."""
 
@@ -70,7 +71,7 @@ class PermissionRuleValue(WireModel):
 # PermissionUpdate (§10.3)
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class AddRulesUpdate(WireModel):
     """Add rules with one behavior."""
 
@@ -80,7 +81,7 @@ class AddRulesUpdate(WireModel):
     destination: PermissionUpdateDestination = "session"
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class ReplaceRulesUpdate(WireModel):
     """Replace every rule of one behavior at the destination."""
 
@@ -90,7 +91,7 @@ class ReplaceRulesUpdate(WireModel):
     destination: PermissionUpdateDestination = "session"
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class RemoveRulesUpdate(WireModel):
     """Remove rules of one behavior."""
 
@@ -100,7 +101,7 @@ class RemoveRulesUpdate(WireModel):
     destination: PermissionUpdateDestination = "session"
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class SetModeUpdate(WireModel):
     """Switch the permission mode."""
 
@@ -109,7 +110,7 @@ class SetModeUpdate(WireModel):
     destination: PermissionUpdateDestination = "session"
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class AddDirectoriesUpdate(WireModel):
     """Add working directories the tools may use."""
 
@@ -118,7 +119,7 @@ class AddDirectoriesUpdate(WireModel):
     destination: PermissionUpdateDestination = "session"
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class RemoveDirectoriesUpdate(WireModel):
     """Remove working directories."""
 
@@ -127,7 +128,7 @@ class RemoveDirectoriesUpdate(WireModel):
     destination: PermissionUpdateDestination = "session"
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class UnknownPermissionUpdate(UnknownBase):
     """A permission update of a ``type`` the model does not know; ``raw`` is the dict."""
 
@@ -153,7 +154,7 @@ PermissionUpdate = (
 # PermissionResult (§10.2): the success payload of a can_use_tool answer
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class PermissionAllow(WireModel):
     """Let the tool run.
 
@@ -173,7 +174,7 @@ class PermissionAllow(WireModel):
     decision_classification: DecisionClassification | None = None
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@model
 class PermissionDeny(WireModel):
     """Refuse the tool call.
 
@@ -198,7 +199,7 @@ PermissionResult = PermissionAllow | PermissionDeny
 # The permission callback (host side; not wire classes)
 
 
-@attrs.frozen(kw_only=True)
+@frozen(kw_only=True)
 class ToolPermissionContext:
     """What ``can_use_tool`` knows besides the tool's name and input.
 

@@ -86,6 +86,7 @@ from typing import Any, Literal, TypeVar
 import attrs
 
 from . import _cli_process
+from ._attrs import frozen
 from ._shell import parse as _parse
 from ._shell import scan as _scan
 from .hooks import (
@@ -141,7 +142,7 @@ _SEARCH_TOOLS = frozenset({"Glob", "Grep"})
 _PATH_KEYS = ("file_path", "notebook_path", "path")
 
 
-@attrs.frozen(kw_only=True)
+@frozen(kw_only=True)
 class Decision:
     """What a policy decided about one tool call.
 
@@ -263,7 +264,7 @@ class Policy(abc.ABC):
 # Adapters: hook and can_use_tool
 
 
-@attrs.frozen
+@frozen
 class PolicyHook:
     """A PreToolUse or PreSkillShellCommand hook callback running a policy:
     ``await hook(hook_input, context)``."""
@@ -324,7 +325,7 @@ class PolicyHook:
         )
 
 
-@attrs.frozen
+@frozen
 class PolicyCanUseTool:
     """A ``can_use_tool`` callback running a policy: ``await cb(tool_name, input, context)``.
 
@@ -470,7 +471,7 @@ def _bounded(policy: Policy) -> bool:
 # chain
 
 
-@attrs.frozen
+@frozen
 class Chain(Policy):
     """Policies evaluated in order; see `chain`."""
 
@@ -567,7 +568,7 @@ def _command_of(tool_name: str, tool_input: Mapping[str, Any]) -> str | Decision
     return command
 
 
-@attrs.frozen
+@frozen
 class DenyCommands(Policy):
     """Deny Bash calls with a command matching a pattern; see `deny_commands`."""
 
@@ -594,7 +595,7 @@ class DenyCommands(Policy):
         return Decision.continue_("no denied command", policy=self.name)
 
 
-@attrs.frozen
+@frozen
 class RequireCommand(Policy):
     """Allow Bash only when every command matches a pattern; see `require_command`."""
 
@@ -693,7 +694,7 @@ class _UnresolvableError(ValueError):
     """A path that cannot be checked (the path policies deny the call)."""
 
 
-@attrs.frozen
+@frozen
 class _Target:
     """One path a file-tool call touches (one of the files it may name: see `_View`).
 
@@ -731,7 +732,7 @@ def _base(*candidates: str | None) -> str:
     return os.getcwd()
 
 
-@attrs.frozen
+@frozen
 class _View:
     """How the CLI's process sees paths, for one decision.
 
@@ -903,7 +904,7 @@ def _hard_link_into(path: str, roots: Sequence[str]) -> str | None:
 _MOUNT_ESCAPE = re.compile(r"\\([0-7]{3})")
 
 
-@attrs.frozen
+@frozen
 class _Mount:
     """One line of a mount table: where it is mounted, and which directory of its file
     system it shows there (``/`` but for a bind mount of a directory or file inside it)."""
@@ -1178,7 +1179,7 @@ def _roots_text(roots: Sequence[str]) -> str:
     return ", ".join(roots)
 
 
-@attrs.frozen
+@frozen
 class AllowPaths(Policy):
     """File tools may touch only these trees; see `allow_paths`."""
 
@@ -1218,7 +1219,7 @@ class AllowPaths(Policy):
         return Decision.continue_(reason, policy=self.name)
 
 
-@attrs.frozen
+@frozen
 class DenyPaths(Policy):
     """File tools may not touch these trees; see `deny_paths`."""
 
@@ -1273,7 +1274,7 @@ class DenyPaths(Policy):
         return None
 
 
-@attrs.frozen
+@frozen
 class RedirectPath(Policy):
     """Rewrite file paths under one tree to another; see `redirect_path`."""
 

@@ -36,6 +36,7 @@ import anyio
 import anyio.abc
 import attrs
 
+from ._attrs import define
 from ._governor import Governor, PoolLimits
 from ._retrying import TurnRetry
 from .errors import ClaudeSDKError, OptionsError, SessionClosedError
@@ -50,7 +51,7 @@ __all__ = ["PoolLimits", "PoolStats", "SessionPool"]
 logger: logging.Logger = logging.getLogger("claude_sdk.pool")
 
 
-@attrs.define
+@define
 class PoolStats:
     """Counters a user can read (``pool.stats``)."""
 
@@ -72,7 +73,7 @@ class PoolStats:
     leased: int = 0  #: sessions in use now
 
 
-@attrs.define(eq=False)
+@define(eq=False)
 class _Slot:
     key: str | None
     transport: Transport | None

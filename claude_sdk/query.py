@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import attrs
 
+from ._attrs import frozen
 from ._protocol.codec import default_codec
 from ._retrying import TurnRetry
 from ._schema import structure_output
@@ -39,7 +40,7 @@ __all__ = ["QueryContext", "Reply", "ask", "query"]
 Prompt = str | Sequence[ContentBlock] | UserMessage | AsyncIterable[UserMessage]
 
 
-@attrs.frozen(kw_only=True)
+@frozen(kw_only=True)
 class Reply:
     """The collected turn of `ask`.
 

@@ -36,12 +36,12 @@ caller drives itself (``Session.send``/``receive_response``): use `ClaudeSDKErro
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Callable
 from typing import Any
 
 import attrs
 
+from ._attrs import frozen
 from .errors import (
     ClaudeSDKError,
     OptionsError,
@@ -94,7 +94,7 @@ def _jitter(instance: Any, attribute: Any, value: Any) -> None:
         raise OptionsError("RetryPolicy.jitter must be between 0 and 1", option="jitter")
 
 
-@attrs.frozen(kw_only=True)
+@frozen(kw_only=True)
 class RetryAttempt:
     """One failed attempt of a turn, as reported before the next one.
 
@@ -117,7 +117,7 @@ class RetryAttempt:
     resume_at: str | None
 
 
-@attrs.frozen(kw_only=True)
+@frozen(kw_only=True)
 class RetryPolicy:
     """How to retry a turn that failed transiently (see the module docstring).
 
@@ -161,7 +161,11 @@ class RetryPolicy:
         except OverflowError:  # far past max_delay anyway
             grown = math.inf
         base = min(self.max_delay, grown)
-        share = random.random() if draw is None else draw
+        if draw is None:
+            import random  # on the first retry, not in every program's import
+
+            draw = random.random()
+        share = draw
         share = min(max(share, 0.0), 1.0) if math.isfinite(share) else 0.0
         return base * (1 - self.jitter * share)
 

@@ -35,6 +35,7 @@ from typing import Any, TypeAlias, TypeVar
 
 import attrs
 
+from ._attrs import frozen
 from ._base import EMPTY, WireModel
 from .errors import OptionsError
 
@@ -167,9 +168,16 @@ def _part_of(cls: type[_T], value: object) -> _T | None:
 # -- the classes --------------------------------------------------------------------------
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False)
+@frozen(kw_only=True, repr=False, eq=False)
 class _SandboxPart(WireModel):
-    """What the sandbox classes share: ``extra`` checked, a repr of what is set."""
+    """What the sandbox classes share: ``extra`` checked, a repr of what is set.
+
+    Decorated with `frozen` rather than `model` (the same arguments), as its subclasses
+    are: mypy reads their converters from attrs' own decorators only; ``extra`` is declared
+    again so that it sees that field too.
+    """
+
+    extra: Mapping[str, Any] = attrs.field(default=EMPTY, eq=False, repr=False)
 
     def __repr__(self) -> str:
         # Only the fields set (what is sent): a sandbox has some twenty settings, few set.
@@ -212,7 +220,7 @@ class _SandboxPart(WireModel):
                 )
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False, field_transformer=_field_errors)
+@frozen(kw_only=True, repr=False, eq=False, field_transformer=_field_errors)
 class SandboxNetworkConfig(_SandboxPart):
     """The sandbox's network (``sandbox.network``): which hosts sandboxed commands may reach.
 
@@ -250,7 +258,7 @@ class SandboxNetworkConfig(_SandboxPart):
     tls_terminate: dict[str, Any] | None = attrs.field(default=None, converter=_json_object)
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False, field_transformer=_field_errors)
+@frozen(kw_only=True, repr=False, eq=False, field_transformer=_field_errors)
 class SandboxFilesystemConfig(_SandboxPart):
     """The sandbox's file system (``sandbox.filesystem``).
 
@@ -286,7 +294,7 @@ def _filesystem(
     return _part_of(SandboxFilesystemConfig, value)
 
 
-@attrs.frozen(kw_only=True, slots=False, repr=False, eq=False, field_transformer=_field_errors)
+@frozen(kw_only=True, repr=False, eq=False, field_transformer=_field_errors)
 class SandboxSettings(_SandboxPart):
     """The settings' ``sandbox`` block: whether and how Bash commands run sandboxed.
 

@@ -39,6 +39,7 @@ import anyio
 import attrs
 
 from . import control as c
+from ._base import replace as _replace
 from ._paths import is_uuid as _is_uuid
 from ._protocol.launch import build_initialize, build_launch_spec, mcp_server_wire
 from ._session import lifecycle, stored
@@ -223,7 +224,7 @@ class Session:
             await core.before_prompt()  # a pool's budget and rate limit
             core.raise_if_closed()
         if core.options.verbatim_prompts and message.client_composed is None:
-            message = attrs.evolve(message, client_composed=True)
+            message = _replace(message, client_composed=True)
         protocol = core.protocol
         line = protocol.send_prompt(message)
         core.debug = logger.isEnabledFor(logging.DEBUG)  # for this turn's callbacks

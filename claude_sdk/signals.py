@@ -31,7 +31,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import anyio
-import attrs
+
+from ._attrs import define
 
 __all__ = ["SignalStop", "cancel_on_signals"]
 
@@ -41,7 +42,7 @@ logger: logging.Logger = logging.getLogger("claude_sdk")
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
-@attrs.define
+@define
 class SignalStop:
     """What `cancel_on_signals` saw.
 

@@ -63,6 +63,7 @@ import anyio
 import anyio.to_thread
 import attrs
 
+from ._attrs import define, frozen
 from ._paths import canonical, cli_config_dir, is_uuid, project_slug
 from .errors import OptionsError, ResultError, SessionStoreError
 from .messages import ResultMessage, UserMessage
@@ -119,7 +120,7 @@ def _check_prompt(instance: object, attribute: attrs.Attribute[Any], value: obje
         )
 
 
-@attrs.frozen
+@frozen
 class Step:
     """One step of a job: an id (unique in the job; it names the step in the transcript,
     so keep it when you edit the prompt) and the prompt.
@@ -132,7 +133,7 @@ class Step:
     prompt: str = attrs.field(validator=_check_prompt)
 
 
-@attrs.frozen(kw_only=True)
+@frozen(kw_only=True)
 class StepState:
     """What the transcript says of one step, and what `run_step` sends for it.
 
@@ -168,7 +169,7 @@ class StepState:
         return UserMessage.prompt(self.prompt_text, uuid=self.prompt_uuid)
 
 
-@attrs.frozen(kw_only=True)
+@frozen(kw_only=True)
 class StepProgress:
     """Every step of a job, as the session's transcript shows them.
 
@@ -263,7 +264,7 @@ def _is_other_prompt(entry: Mapping[str, Any]) -> bool:
     )
 
 
-@attrs.define
+@define
 class _Segment:
     """The entries after one prompt of a step: is its latest response a final answer?"""
 

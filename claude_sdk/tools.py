@@ -72,11 +72,11 @@ from typing import TYPE_CHECKING, Any, overload
 import attrs
 import typing_extensions
 
+from ._attrs import define, frozen
 from ._schema import (
     _MAPPINGS,
     _SEQUENCES,
     _SETS,
-    _TD_WRAPPERS,
     _add_model_hooks,
     _error_lines,
     _got,
@@ -84,6 +84,7 @@ from ._schema import (
     _pydantic_kind,
     _pydantic_problems,
     _pydantic_validate,
+    _required_wrappers,
     json_schema,
 )
 
@@ -121,7 +122,7 @@ _NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 # Public value classes
 
 
-@attrs.frozen(kw_only=True)
+@frozen(kw_only=True)
 class ToolCancelled:
     """The CLI gave up on a request to an in-process server and cancelled it.
 
@@ -175,14 +176,14 @@ class ToolCancelled:
         )
 
 
-@attrs.define(eq=False)
+@define(eq=False)
 class _CallState:
     """What happens to one running call after it started (shared with its `ToolContext`)."""
 
     cancellation: ToolCancelled | None = None
 
 
-@attrs.frozen(kw_only=True)
+@frozen(kw_only=True)
 class ToolContext:
     """What a handler may know about the call; declare a parameter of this type to get it.
 
@@ -205,7 +206,7 @@ class ToolContext:
         return self._state.cancellation
 
 
-@attrs.frozen(kw_only=True)
+@frozen(kw_only=True)
 class ToolResult:
     """A tool's result with full control over the MCP ``CallToolResult``.
 
@@ -226,7 +227,7 @@ class ToolResult:
     meta: Mapping[str, Any] | None = None
 
 
-@attrs.frozen(kw_only=True)
+@frozen(kw_only=True)
 class ToolAnnotations:
     """MCP tool annotations (hints for the client; the CLI shows and uses some of them)."""
 
@@ -252,7 +253,7 @@ class ToolAnnotations:
 # SdkTool
 
 
-@attrs.frozen(kw_only=True, eq=False)
+@frozen(kw_only=True, eq=False)
 class SdkTool:
     """One in-process tool (made by `tool`).
 
@@ -485,7 +486,7 @@ def _annotations(value: ToolAnnotations | Mapping[str, Any] | None) -> dict[str,
 # Reading the function
 
 
-@attrs.frozen
+@frozen
 class _Param:
     name: str
     tp: Any
@@ -494,7 +495,7 @@ class _Param:
     is_context: bool = False
 
 
-@attrs.frozen
+@frozen
 class _Plan:
     """How JSON arguments become a call of the handler."""
 
@@ -771,7 +772,7 @@ def _is_plain_typeddict(tp: Any) -> bool:
 
 def _unwrap(tp: Any) -> Any:
     """``tp`` without ``Required`` / ``NotRequired`` / ``ReadOnly``."""
-    while typing.get_origin(tp) in _TD_WRAPPERS:
+    while typing.get_origin(tp) in _required_wrappers():
         tp = typing.get_args(tp)[0]
     return tp
 
@@ -799,7 +800,7 @@ def _check(value: Any, tp: Any, path: str, out: list[str]) -> None:
         return
     origin = typing.get_origin(tp)
     args = typing.get_args(tp)
-    if origin is typing.Annotated or origin in _TD_WRAPPERS:
+    if origin is typing.Annotated or origin in _required_wrappers():
         _check(value, args[0], path, out)
         return
     if isinstance(tp, typing.NewType):
@@ -964,7 +965,7 @@ def _same(value: Any, expected: Any) -> bool:
 def _expected(tp: Any) -> str:
     origin = typing.get_origin(tp)
     args = typing.get_args(tp)
-    if origin is typing.Annotated or origin in _TD_WRAPPERS:
+    if origin is typing.Annotated or origin in _required_wrappers():
         return _expected(args[0])
     if isinstance(tp, typing.NewType):
         return _expected(tp.__supertype__)
@@ -1136,7 +1137,7 @@ def _server_timeout(instance: object, attribute: attrs.Attribute[Any], value: in
     _check_ms(attribute, value, minimum=1000)  # the CLI ignores a shorter one
 
 
-@attrs.define(kw_only=True, eq=False)
+@define(kw_only=True, eq=False)
 class SdkMcpServer:
     """An in-process MCP server of `SdkTool` s (made by `create_sdk_mcp_server`).
 

@@ -67,6 +67,7 @@ from typing import Any, Literal, NamedTuple
 
 import attrs
 
+from ._attrs import define, frozen
 from .messages import (
     AssistantMessage,
     Message,
@@ -165,7 +166,7 @@ def _get(source: object, *names: str) -> object:
     return None
 
 
-@attrs.frozen(kw_only=True)
+@frozen(kw_only=True)
 class TokenUsage:
     """Tokens by kind.
 
@@ -261,7 +262,7 @@ def _sum(usages: Iterable[TokenUsage]) -> TokenUsage:
     return out
 
 
-@attrs.frozen(kw_only=True)
+@frozen(kw_only=True)
 class AgentUsage:
     """One share of a turn's usage: an agent's, the unattributed rest, or the totals.
 
@@ -298,7 +299,7 @@ class AgentUsage:
         return _sum(self.models.values())
 
 
-@attrs.frozen(kw_only=True)
+@frozen(kw_only=True)
 class UsageReport:
     """A turn's usage and cost by agent (see the module docstring for the invariants).
 
@@ -349,13 +350,13 @@ class UsageReport:
 # ------------------------------------------------------------------------------- evidence
 
 
-@attrs.define
+@define
 class _Streamed:
     model: str | None
     usage: TokenUsage
 
 
-@attrs.define
+@define
 class _Sub:
     """What the messages tell about one subagent."""
 

@@ -42,8 +42,11 @@ __all__ = [
     "from_dict",
     "loads",
     "dumps",
+    "replace",
     "to_dict",
 ]
+
+_T = typing.TypeVar("_T")
 
 Frame = (
     Message
@@ -117,3 +120,25 @@ def decode_response(subtype: str, body: dict[str, Any] | None) -> Any:
 
 
 _ = MessageDecodeError
+
+
+def replace(value: _T, /, **changes: Any) -> _T:
+    """A copy of the wire value ``value`` with ``changes`` (field names) set.
+
+    What ``attrs.evolve`` gives (unknown keys in ``extra`` are kept too), typed for every
+    type checker: mypy reads wire classes through their ``dataclass_transform`` decorator and
+    takes ``attrs.evolve`` for attrs' own decorators only.
+
+    Raises:
+        TypeError: ``value`` is not a wire value, or a change names no field of its class.
+    """
+    import attrs
+
+    cls = type(value)
+    if not attrs.has(cls):
+        raise TypeError(f"replace() takes a wire value, not {cls.__qualname__}")
+    names = attrs.fields_dict(cls)
+    unknown = sorted(set(changes) - set(names))
+    if unknown:
+        raise TypeError(f"{cls.__qualname__} has no field {', '.join(map(repr, unknown))}")
+    return attrs.evolve(value, **changes)  # type: ignore[misc]

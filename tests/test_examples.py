@@ -40,7 +40,7 @@ def test_the_examples_are_there() -> None:
         "permissions.py",
         "hooks.py",
         "mcp_raw_server.py",
-        "tools.py",
+        "in_process_tools.py",
         "structured_output.py",
         "trio_backend.py",
         "testing_with_fake_cli.py",

@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import pickle
+import sys
 from typing import Any
 
 import jsonschema
@@ -24,7 +25,7 @@ from hypothesis import strategies as st
 
 import claude_sdk as cs
 from claude_sdk import wire
-from claude_sdk._structured import MAX_PROBLEMS, validate
+from claude_sdk._structured import MAX_PROBLEMS, validate, validate_builtin
 from claude_sdk.errors import STARTUP_FAILURES, classify_result
 from claude_sdk.testing import FakeCLI, ScriptedCLI
 
@@ -76,9 +77,10 @@ async def test_a_fitting_output_passes() -> None:
     ("output", "words"),
     [
         (None, "no structured output"),
-        ({"x": 1}, "'y' is required"),
-        ({"x": "one", "y": 2}, "$.x: expected integer, got string"),
-        ([1, 2], "expected object, got array"),
+        # jsonschema's words (the test environment has it; the built-in check's are below)
+        ({"x": 1}, "$: 'y' is a required property"),
+        ({"x": "one", "y": 2}, "$.x: 'one' is not of type 'integer'"),
+        ([1, 2], "$: [1, 2] is not of type 'object'"),
     ],
 )
 async def test_a_missing_or_invalid_output_raises(output: Any, words: str) -> None:
@@ -106,8 +108,10 @@ async def test_a_json_schema_dict_is_checked_too() -> None:
     bad = {"name": "a", "tags": ["x", 2], "extra": True}
     with pytest.raises(cs.StructuredOutputError) as caught:
         await cs.ask("p", options=options, transport=one_turn(structured_output=bad))
-    assert "$.tags[1]: expected string, got number" in caught.value.problem
-    assert "'extra' is not allowed" in caught.value.problem
+    assert "$.tags[1]: 2 is not of type 'string'" in caught.value.problem
+    assert (
+        "$: Additional properties are not allowed ('extra' was unexpected)" in caught.value.problem
+    )
     good = {"name": "a", "tags": ["x"]}
     reply = await cs.ask("p", options=options, transport=one_turn(structured_output=good))
     assert reply.structured_output == good
@@ -146,7 +150,7 @@ async def test_a_session_flags_the_result_it_hands_out() -> None:
             found.append(result.structured_output_error)
     assert found[0] is None
     assert found[1] is not None
-    assert "$.x: expected integer, got number" in found[1]
+    assert "$.x: 1.5 is not of type 'integer'" in found[1]
 
 
 async def test_the_pool_raises_it_too() -> None:
@@ -235,9 +239,10 @@ def _schemas() -> st.SearchStrategy[dict[str, Any]]:
 @given(schema=_schemas(), value=_values)
 def test_the_check_agrees_with_jsonschema(schema: dict[str, Any], value: Any) -> None:
     expected = jsonschema.Draft202012Validator(schema).is_valid(value)
-    problems = validate(value, schema)
+    problems = validate_builtin(value, schema)  # the check without jsonschema
     assert (problems == []) == expected, (schema, value, problems)
     assert len(problems) <= MAX_PROBLEMS
+    assert (validate(value, schema) == []) == expected  # with it
 
 
 @settings(max_examples=deep(100), deadline=None)
@@ -247,11 +252,12 @@ def test_the_check_agrees_with_jsonschema(schema: dict[str, Any], value: Any) ->
 )
 def test_the_check_never_raises_on_any_json_as_a_schema(schema: Any, value: Any) -> None:
     validate(value, schema)
+    validate_builtin(value, schema)
 
 
 def test_deep_and_self_referencing_schemas_end() -> None:
     loop = {"$defs": {"n": {"$ref": "#/$defs/n"}}, "$ref": "#/$defs/n"}
-    assert validate(1, loop) == []
+    assert validate(1, loop) == []  # jsonschema loops: the built-in check answers
     deep: Any = 1
     for _ in range(5000):
         deep = [deep]
@@ -260,9 +266,35 @@ def test_deep_and_self_referencing_schemas_end() -> None:
     shallow: Any = 1
     for _ in range(50):
         shallow = [shallow]
-    problems = validate(shallow, {"type": "array", "items": {"$ref": "#"}})
+    problems = validate_builtin(shallow, {"type": "array", "items": {"$ref": "#"}})
     assert problems == ["$" + "[0]" * 50 + ": expected array, got number"]
+    assert validate(shallow, {"type": "array", "items": {"$ref": "#"}}) == [
+        "$" + "[0]" * 50 + ": 1 is not of type 'array'"
+    ]
     assert validate(math.inf, {"type": "integer"}) != []
+    assert validate_builtin(math.inf, {"type": "integer"}) != []
+
+
+def test_jsonschema_judges_when_installed_and_the_subset_otherwise(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    schema = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+    assert validate({"n": "x"}, schema) == ["$.n: 'x' is not of type 'integer'"]
+    # a keyword the subset does not know, jsonschema does: its judgement is the one used
+    assert validate("a", {"type": "string", "format": "email", "minLength": 2}) != []
+    assert validate({"a": 1}, {"dependentRequired": {"a": ["b"]}}) == [
+        "$: 'b' is a dependency of 'a'"
+    ]
+    assert validate_builtin({"a": 1}, {"dependentRequired": {"a": ["b"]}}) == []
+    monkeypatch.setitem(sys.modules, "jsonschema", None)  # not installed
+    assert validate({"n": "x"}, schema) == ["$.n: expected integer, got string"]
+    assert validate({"a": 1}, {"dependentRequired": {"a": ["b"]}}) == []
+
+
+def test_a_schema_jsonschema_refuses_is_checked_by_the_subset() -> None:
+    bad = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": "n"}
+    # "required" must be a list: jsonschema refuses the schema; the subset checks the rest
+    assert validate({"n": "x"}, bad) == ["$.n: expected integer, got string"]
 
 
 # ======================================================================================

@@ -19,7 +19,7 @@ from typing import Any, Literal
 import attrs
 
 from .._base import NOTES
-from .generate import TAG_NAMES, Generator, admits_none, field_types, is_unknown
+from .generate import TAG_NAMES, Generator, admits_none, compile_source, field_types, is_unknown
 
 __all__ = ["drift", "field_problems", "fit_check"]
 
@@ -143,7 +143,7 @@ def fit_check(gen: Generator, cls: type) -> typing.Callable[[Any], bool]:
             lines.append(f"    if not {name}(v): return False")
     lines.append("    return True")
     local: dict[str, Any] = {}
-    exec(compile("\n".join(lines), f"<claude_sdk fit check {cls.__qualname__}>", "exec"), ns, local)
+    exec(compile_source("\n".join(lines), f"fit check {cls.__qualname__}"), ns, local)
     return typing.cast("typing.Callable[[Any], bool]", local["check"])
 
 

@@ -34,6 +34,8 @@ from __future__ import annotations
 import contextlib
 import enum
 import inspect
+import itertools
+import linecache
 import logging
 import sys
 import threading
@@ -44,6 +46,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
+from .._attrs import define
 from .._base import EMPTY, field_names, prepare_class, tag_keys
 from .schema import DEFAULT_SPEC, Schema, UnionSpec, WireSpec
 
@@ -136,7 +139,7 @@ def _dict_setter(cls: type) -> Callable[[Any, dict[str, Any]], None]:
     return lambda obj, d: object.__setattr__(obj, "__dict__", d)  # pragma: no cover
 
 
-@attrs.define(eq=False)
+@define(eq=False)
 class Union:
     """A registered tagged union; ``unknown`` receives everything else."""
 
@@ -916,13 +919,26 @@ class Generator:
 
     def _compile(self, lines: list[str], fname: str, cls: type) -> Callable[..., Any]:
         source = "\n".join(lines)
-        code = compile(source, f"<claude_sdk codec {fname} {cls.__qualname__}>", "exec")
+        code = compile_source(source, f"codec {fname} {cls.__qualname__}")
         local: dict[str, Any] = {}
         exec(code, self.ns, local)
         fn = local[fname]
         fn.__qualname__ = f"{fname}_{cls.__qualname__}"
         fn.source = source  # kept for debugging
         return typing.cast("Callable[..., Any]", fn)
+
+
+_SOURCES = itertools.count(1)
+
+
+def compile_source(source: str, what: str) -> types.CodeType:
+    """``source`` compiled, and registered in ``linecache`` under a name of its own, so that a
+    traceback through generated code shows its lines (as attrs does for its methods)."""
+    filename = f"<claude_sdk {what} #{next(_SOURCES)}>"
+    code = compile(source, filename, "exec")
+    # mtime None: `linecache.checkcache` keeps the entry (there is no file to compare with)
+    linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)
+    return code
 
 
 def make_unknown(cls: type, d: dict[str, Any], error: str | None = None) -> Any:

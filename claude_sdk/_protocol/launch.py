@@ -87,6 +87,7 @@ from typing import Any, Final
 
 import attrs
 
+from .._attrs import frozen
 from .._version import __version__
 from ..control import HookMatcherConfig, InitializeRequest
 from ..hooks import HOOK_EVENT_SINCE, unsupported_hook_events
@@ -162,7 +163,7 @@ def argv_for_log(argv: Sequence[str]) -> str:
 _FLAG_NAME: Final = re.compile(r"--?[A-Za-z][A-Za-z0-9-]{0,39}")
 
 
-@attrs.frozen(kw_only=True)
+@frozen(kw_only=True)
 class LaunchSpec:
     """How to start one CLI.
 
@@ -201,7 +202,7 @@ class LaunchSpec:
         return attrs.evolve(self, argv=(path, *self.argv[1:]))
 
 
-@attrs.frozen(kw_only=True)
+@frozen(kw_only=True)
 class HookRegistration:
     """One registered hook callback: its id, event and matcher."""
 

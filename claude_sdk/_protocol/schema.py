@@ -33,6 +33,7 @@ from .. import control as c
 from .. import hooks as h
 from .. import messages as m
 from .. import permissions as p
+from .._attrs import frozen
 
 __all__ = ["Schema", "UnionSpec", "WireSpec", "answer_types", "wire_schema"]
 
@@ -42,7 +43,7 @@ def _camel(name: str) -> str:
     return head + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
-@attrs.frozen
+@frozen
 class WireSpec:
     """How the fields of one class are named on the wire.
 
@@ -67,7 +68,7 @@ class WireSpec:
 DEFAULT_SPEC = WireSpec()
 
 
-@attrs.frozen
+@frozen
 class UnionSpec:
     """A union type keyed on one wire field.
 
@@ -93,7 +94,7 @@ class UnionSpec:
     nested: Mapping[str, Any] = attrs.field(factory=dict)
 
 
-@attrs.frozen
+@frozen
 class Schema:
     """Everything a codec needs to know about a family of model classes.
 
@@ -228,8 +229,9 @@ def wire_schema() -> Schema:
         ),
     )
     parts = {
-        "claude_sdk.tool_inputs": _tool_inputs,
-        "claude_sdk.tool_outputs": _tool_outputs,
+        # the tool model's classes live in the generated modules (tools/model/generate.py)
+        "claude_sdk._tool_inputs": _tool_inputs,
+        "claude_sdk._tool_outputs": _tool_outputs,
         "claude_sdk._entries": _session_file_entries,
         "claude_sdk.sandbox": _sandbox_settings,
     }

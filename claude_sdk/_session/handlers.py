@@ -230,8 +230,11 @@ def cli_process(core: SessionCore) -> CLIProcess:
     while isinstance(conn, ConnectionWrapper):
         conn = conn.inner
     # Not imported: a session on another transport never loads the subprocess transport.
+    # Another thread may be importing it still (a partly run module): until the class exists,
+    # no connection is one of it.
     local = sys.modules.get("claude_sdk.transports.subprocess")
-    if local is not None and isinstance(conn, local.SubprocessConnection):
+    kind = getattr(local, "SubprocessConnection", None)
+    if kind is not None and isinstance(conn, kind):
         return CLIProcess(conn.pid)
     return CLIProcess(None)
 

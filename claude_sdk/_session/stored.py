@@ -26,8 +26,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import shutil
-import tempfile
 import time
 import uuid
 from collections.abc import Mapping
@@ -38,6 +36,7 @@ import anyio
 import anyio.to_thread
 import attrs
 
+from .._attrs import define
 from .._paths import canonical as _canonical
 from .._paths import cli_config_dir, project_slug
 from .._paths import is_uuid as _is_uuid
@@ -65,7 +64,7 @@ logger = logging.getLogger("claude_sdk.session")
 _SEEDED: Final = (".credentials.json", "settings.json")
 
 
-@attrs.define(eq=False)
+@define(eq=False)
 class Prepared:
     """What `prepare` decided.
 
@@ -94,7 +93,7 @@ class Prepared:
         if self.temporary is not None:
             path, self.temporary = self.temporary, None
             with anyio.CancelScope(shield=True):
-                await anyio.to_thread.run_sync(shutil.rmtree, path, True)
+                await anyio.to_thread.run_sync(_rmtree, path)
                 await release_directory(str(path))
 
 
@@ -294,6 +293,13 @@ async def _materialise(
     return {}
 
 
+def _rmtree(path: str | os.PathLike[str]) -> None:
+    """``shutil.rmtree(path, ignore_errors=True)`` (imported here, when a directory goes)."""
+    import shutil
+
+    shutil.rmtree(path, ignore_errors=True)
+
+
 def _far_files(files: dict[str, list[dict[str, Any]]], session_id: str) -> dict[str, bytes]:
     """The files a CLI on another disk gets (relative path -> bytes), each chain checked
     whole (no copy here can fill a gap: the far side's own copy is not ours to read).
@@ -414,6 +420,8 @@ def _line(obj: Any) -> bytes:
 
 
 def _write_atomic(path: Path, data: bytes) -> None:
+    import tempfile  # here, not in every program's import
+
     fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:
@@ -444,7 +452,7 @@ def _make_diskless(env: Mapping[str, str | None]) -> str:
         state = source / ".claude.json" if configured else Path(home) / ".claude.json"
         _copy_private(state, target / ".claude.json")
     except BaseException:
-        shutil.rmtree(target, ignore_errors=True)
+        _rmtree(target)
         release_directory_blocking(str(target))
         raise
     return str(target)
@@ -453,6 +461,8 @@ def _make_diskless(env: Mapping[str, str | None]) -> str:
 def _private_directory() -> Path:
     """A new directory ``claude-sdk-diskless-*`` (mode 0700) in the temporary directory,
     held by the watchdog from before it is made (`hold_directory`)."""
+    import tempfile
+
     root = tempfile.gettempdir()
     for _ in range(100):
         path = os.path.join(root, f"claude-sdk-diskless-{os.urandom(6).hex()}")

@@ -19,10 +19,12 @@ from typing import Final
 
 import attrs
 
+from .._attrs import frozen
+
 __all__ = ["Reading", "Spec", "read", "spec_for"]
 
 
-@attrs.frozen
+@frozen
 class Spec:
     """The options of one program (or one subcommand).
 
@@ -45,7 +47,7 @@ class Spec:
     plus_means: str | None = None
 
 
-@attrs.frozen
+@frozen
 class Reading:
     """Arguments read with a spec.
 

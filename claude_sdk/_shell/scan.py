@@ -32,8 +32,7 @@ import shlex
 from collections.abc import Callable, Iterator, Sequence
 from typing import Final
 
-import attrs
-
+from .._attrs import frozen
 from . import parse as _parse
 from .interp import Field, MatchedError, RefusedError, Scanner, glob_matches
 from .options import Reading, Spec, read, spec_for
@@ -47,7 +46,7 @@ __all__ = ["DenyJudge", "Pattern", "RequireJudge", "WordPattern", "denied", "unl
 # Patterns
 
 
-@attrs.frozen
+@frozen
 class WordPattern:
     """A command pattern given as words: ``rm -rf``, ``git push --force``.
 

@@ -20,12 +20,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-import attrs
+from .._attrs import frozen
 
 __all__ = ["Gap", "chain_order", "fill", "gaps"]
 
 
-@attrs.frozen
+@frozen
 class Gap:
     """A cut in a transcript's chain.
 

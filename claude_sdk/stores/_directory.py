@@ -57,6 +57,7 @@ import anyio.to_thread
 import attrs
 import orjson
 
+from .._attrs import define
 from .._listing import pread_all as _pread_all
 from ..errors import OptionsError, SessionStoreError
 from ._contract import (
@@ -104,7 +105,7 @@ _STRIPES = 64
 _OPEN_FLAGS = os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW
 
 
-@attrs.define(eq=False)
+@define(eq=False)
 class _Index:
     """What this process knows of one file: its identity, how far it read, its uuids."""
 
@@ -166,7 +167,7 @@ def _absolute(path: str | os.PathLike[str]) -> str:
     return os.path.abspath(os.fspath(path))
 
 
-@attrs.define(eq=False, repr=False)
+@define(eq=False, repr=False)
 class DirectoryStore:
     """A `SessionStore` in JSON-lines files under ``root``, shared safely by processes.
 

@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 import anyio.to_thread
-import attrs
 
+from .._attrs import frozen
 from ..errors import SessionNotFoundError
 from ._contract import SessionKey, SessionStore
 
@@ -43,7 +43,7 @@ class _NotOnDiskError(SessionNotFoundError, FileNotFoundError):
     the ``FileNotFoundError`` the official function raises."""
 
 
-@attrs.frozen
+@frozen
 class ImportedSession:
     """What `import_session_to_store` read.
 

@@ -36,7 +36,6 @@ lease need not be waited out (a restarted pod or worker resumes at once).
 from __future__ import annotations
 
 import os
-import socket
 from typing import Any, Final, TypedDict
 
 __all__ = ["SessionLease", "has_leases", "new_owner", "owner_alive"]
@@ -89,11 +88,20 @@ def _pid_namespace() -> str:
         return "?"
 
 
+def _hostname() -> str:
+    """This host's name (what ``socket.gethostname`` gives, without importing ``socket``)."""
+    if hasattr(os, "uname"):
+        return os.uname().nodename or "?"
+    import socket  # Windows
+
+    return socket.gethostname() or "?"
+
+
 def new_owner() -> str:
     """A new owner name: ``host=<name> ns=<pid ns> pid=<pid> start=<ticks> id=<random>``."""
     pid = os.getpid()
     parts = {
-        "host": socket.gethostname() or "?",
+        "host": _hostname(),
         "ns": _pid_namespace(),
         "pid": str(pid),
         "start": _start_ticks(pid) or "?",
@@ -121,7 +129,7 @@ def owner_alive(owner: Any) -> bool | None:
     fields = _parse(owner)
     start = fields.get("start")
     if (
-        fields.get("host") != (socket.gethostname() or "?").replace(" ", "_")
+        fields.get("host") != (_hostname()).replace(" ", "_")
         or fields.get("ns") in (None, "?")
         or fields.get("ns") != _pid_namespace()
         or not fields.get("pid", "").isdigit()

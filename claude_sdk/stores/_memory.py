@@ -34,6 +34,7 @@ from typing import Any
 import attrs
 import orjson
 
+from .._attrs import define
 from ..errors import OptionsError, SessionStoreError
 from ._contract import (
     SessionKey,
@@ -218,14 +219,14 @@ def decode_entry(line: bytes | str) -> SessionStoreEntry:
     return value
 
 
-@attrs.define(eq=False)
+@define(eq=False)
 class _Transcript:
     lines: list[bytes] = attrs.field(factory=list)
     uuids: set[str] = attrs.field(factory=set)
     mtime: int = 0
 
 
-@attrs.define(eq=False)
+@define(eq=False)
 class _Session:
     main: _Transcript | None = None
     subs: dict[str, _Transcript] = attrs.field(factory=dict)
@@ -233,7 +234,7 @@ class _Session:
     summary: bytes | None = None
 
 
-@attrs.define(eq=False)
+@define(eq=False)
 class MemoryStore:
     """A `SessionStore` in this process's memory: for tests and single-process programs.
 

@@ -107,6 +107,7 @@ import anyio
 import attrs
 
 from .. import _secrets, wire
+from .._attrs import define, frozen
 from .._protocol.launch import LaunchSpec
 from .._version import __version__
 from ..errors import ClaudeSDKError, DriftError, LineTooLongError, MessageDecodeError
@@ -336,7 +337,7 @@ def _pretty(value: Any) -> list[str]:
 # The file model
 
 
-@attrs.frozen(kw_only=True)
+@frozen(kw_only=True)
 class CassetteEntry:
     """One line of a recording after its header.
 
@@ -377,7 +378,7 @@ class CassetteEntry:
         return out
 
 
-@attrs.frozen(kw_only=True)
+@frozen(kw_only=True)
 class Recording:
     """One recorded connection: its header and its entries.
 
@@ -437,7 +438,7 @@ class Recording:
         return "".join(f"{e.fields.get('text', '')}\n" for e in self.entries if e.note == "stderr")
 
 
-@attrs.frozen(kw_only=True)
+@frozen(kw_only=True)
 class Cassette:
     """A cassette file, parsed: one `Recording` per connection.
 
@@ -612,7 +613,7 @@ def _ordered(pairs: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
     return tuple(sorted(seen.items(), key=lambda kv: len(kv[0]), reverse=True))
 
 
-@attrs.frozen
+@frozen
 class Scrubber:
     """Scrub hooks and string replacements, applied before anything is written.
 
@@ -995,7 +996,7 @@ def _blank_volatile(value: Any, keys: frozenset[str]) -> Any:
     return value
 
 
-@attrs.define(eq=False)
+@define(eq=False)
 class _Sent:
     msg: _JSON | None
     raw: str
@@ -1369,7 +1370,7 @@ class _Player:
 # Drift
 
 
-@attrs.frozen(kw_only=True)
+@frozen(kw_only=True)
 class DriftFinding:
     """One thing the installed wire model does not know about a recorded frame.
 

@@ -64,6 +64,8 @@ import anyio.abc
 import attrs
 from typing_extensions import Self
 
+from .._attrs import define, frozen
+
 try:
     import h11
 except ImportError:  # pragma: no cover - h11 is the optional "testing" extra
@@ -125,14 +127,14 @@ _Target: TypeAlias = Literal["main", "probe", "count_tokens"]
 # --------------------------------------------------------------------------- scripted content
 
 
-@attrs.frozen
+@frozen
 class ScriptedText:
     """A ``text`` content block of a scripted reply."""
 
     text: str
 
 
-@attrs.frozen
+@frozen
 class ScriptedThinking:
     """A ``thinking`` content block; ``signature`` defaults to a hash of the text."""
 
@@ -140,7 +142,7 @@ class ScriptedThinking:
     signature: str | None = None
 
 
-@attrs.frozen
+@frozen
 class ScriptedToolUse:
     """A ``tool_use`` content block; ``id`` defaults to ``toolu_fake_<n>`` (n counts per server)."""
 
@@ -153,7 +155,7 @@ class ScriptedToolUse:
 ScriptedBlock: TypeAlias = ScriptedText | ScriptedThinking | ScriptedToolUse
 
 
-@attrs.frozen
+@frozen
 class RecordedToolResult:
     """A ``tool_result`` block of a request's last user message.
 
@@ -170,7 +172,7 @@ class RecordedToolResult:
     raw: Mapping[str, Any] = attrs.field(repr=False)
 
 
-@attrs.define(eq=False, kw_only=True)
+@define(eq=False, kw_only=True)
 class ReplyRule:
     """One scripted answer, returned by `FakeMessagesAPI.reply` and friends.
 
@@ -228,7 +230,7 @@ class ReplyRule:
 # --------------------------------------------------------------------------- recorded requests
 
 
-@attrs.define(eq=False, kw_only=True)
+@define(eq=False, kw_only=True)
 class RecordedRequest:
     """One HTTP request the fake received, and how it was answered.
 

@@ -89,6 +89,7 @@ import anyio.abc
 import attrs
 
 from .. import wire
+from .._attrs import define, frozen
 from .._base import WireModel
 from ..control import (
     ControlCancelRequest,
@@ -210,7 +211,7 @@ Script = Callable[["ScriptedCLI"], Awaitable[None]]
 # Records
 
 
-@attrs.frozen(kw_only=True)
+@frozen(kw_only=True)
 class Received:
     """One frame the SDK wrote.
 
@@ -227,7 +228,7 @@ class Received:
     connection: int
 
 
-@attrs.frozen
+@frozen
 class ToolCall:
     """A tool call for `ScriptedCLI.turn`.
 
@@ -510,7 +511,7 @@ def _normalize_tool(spec: ToolSpec) -> ToolCall:
 # Bookkeeping of the fake's own requests
 
 
-@attrs.define(eq=False)
+@define(eq=False)
 class _Outbound:
     request_id: str
     subtype: str
@@ -519,7 +520,7 @@ class _Outbound:
     cancelled: bool = False
 
 
-@attrs.define(eq=False)
+@define(eq=False)
 class _TurnContext:
     denials: list[_JSON] = attrs.field(factory=list)
     aborted: bool = False

@@ -64,6 +64,7 @@ from typing import Any, Literal
 
 import attrs
 
+from .._attrs import define, frozen
 from .._protocol.codec import loads
 from ..errors import MessageDecodeError
 from ..permissions import PermissionAllow
@@ -155,7 +156,7 @@ def _field(text: str, width: int = _FIELD_WIDTH) -> str:
     return printable(text)
 
 
-@attrs.frozen(kw_only=True)
+@frozen(kw_only=True)
 class RecordedVerdict:
     """What happened to a tool call in the recording.
 
@@ -179,7 +180,7 @@ class RecordedVerdict:
         return f"{self.kind} ({detail})" if detail else self.kind
 
 
-@attrs.frozen(kw_only=True)
+@frozen(kw_only=True)
 class RecordedCall:
     """One tool call found in a recording.
 
@@ -218,7 +219,7 @@ class RecordedCall:
         return _field(text, _SUMMARY_WIDTH)
 
 
-@attrs.frozen(kw_only=True)
+@frozen(kw_only=True)
 class CallVerdict:
     """A recorded call, what the policy decided about it, and how the two compare.
 
@@ -299,7 +300,7 @@ class CallVerdict:
 # Reading the calls of a recording
 
 
-@attrs.define(eq=False)
+@define(eq=False)
 class _Pending:
     """What the frames say about one call, while the file is read."""
 
@@ -320,7 +321,7 @@ class _Pending:
 _HOOK_STRENGTH = {None: 0, "ask": 1, "allow": 2, "error": 3, "deny": 4}
 
 
-@attrs.define(eq=False)
+@define(eq=False)
 class _Reader:
     """The calls of one recorded connection (a header starts another)."""
 

@@ -62,6 +62,8 @@ from typing import TYPE_CHECKING, Any
 import attrs
 import pytest
 
+from .._attrs import define
+
 if TYPE_CHECKING:
     # Every pytest run of an environment with claude_sdk loads this plugin: the SDK itself
     # is imported by the fixtures that use it, not at collection.
@@ -391,7 +393,7 @@ def claude_cli_path(pytestconfig: pytest.Config) -> str:
     return _cli_or_skip(pytestconfig)
 
 
-@attrs.define
+@define
 class OfflineCLI:
     """The real CLI set up to run offline against a `FakeMessagesAPI`.
 
@@ -461,7 +463,7 @@ def _default_timeout() -> float | None:
     return DEFAULT_TIMEOUT
 
 
-@attrs.define(eq=False)
+@define(eq=False)
 class CassetteFixture:
     """What the ``cassette`` fixture gives.
 

@@ -52,6 +52,7 @@ from typing import Any
 import anyio
 import attrs
 
+from .._attrs import frozen
 from ..stores._contract import SessionKey, SessionStore
 
 __all__ = [
@@ -86,7 +87,7 @@ def has_method(store: object, name: str) -> bool:
     return True  # an instance attribute
 
 
-@attrs.frozen
+@frozen
 class StoreCheck:
     """One named conformance check.
 
@@ -117,7 +118,7 @@ class StoreCheck:
         await self._func(store, secrets.token_hex(4))
 
 
-@attrs.frozen
+@frozen
 class StoreCheckReport:
     """What `check_session_store` ran (every one passed).
 

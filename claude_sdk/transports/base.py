@@ -51,6 +51,7 @@ import anyio
 import anyio.abc
 import attrs
 
+from .._attrs import define
 from .._protocol.framing import DEFAULT_MAX_LINE_BYTES, LineSplitter
 from ..errors import LineTooLongError
 
@@ -279,7 +280,7 @@ class Lifetime:
         )
 
 
-@attrs.define(eq=False)
+@define(eq=False)
 class StderrTail:
     """A bounded tail of stderr, fed line by line, with an optional per-line callback.
 

@@ -229,10 +229,8 @@ async def test_a_call_past_the_cli_timeout_is_cancelled_and_explained(e2e: E2E) 
         allowed_tools=["mcp__calc__slow"],
         env=SHORT,
     )
-    started = anyio.current_time()
     with anyio.fail_after(30):  # no hang
         reply = await cs.ask("be slow", options=options, transport=e2e.transport())
-    elapsed = anyio.current_time() - started
     assert reply.text == "too slow"
     result = e2e.api.main_requests[1].tool_results[0]
     assert result.is_error
@@ -243,12 +241,12 @@ async def test_a_call_past_the_cli_timeout_is_cancelled_and_explained(e2e: E2E) 
     assert why.tool_use_id == result.tool_use_id
     assert why.reason is not None
     assert "timed out" in why.reason
-    assert 1.4 < why.elapsed < SLOW
     assert why.timeout is None  # the server declared none: MCP_TOOL_TIMEOUT applied
     assert "MCP_TOOL_TIMEOUT" in str(why)
     assert "timeout=ms" in str(why)
-    assert outcomes == [f"cancelled: {why}"]  # cancelled, never finished
-    assert elapsed < 20
+    # Cancelled by the CLI's timeout (timed_out, its words above), never finished: which
+    # rule acted, not when (the call's ``why.elapsed`` is not a test's business).
+    assert outcomes == [f"cancelled: {why}"]
     # the CLI's cancellation reached the server, and the call was settled, not left open
     assert methods(e2e, "cli>sdk").count("notifications/cancelled") == 1
     settled = [

@@ -9,6 +9,7 @@ read the diff. A CLI version with no recorded sources is skipped, saying so.
 
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
 from pathlib import Path
@@ -57,3 +58,36 @@ async def test_the_cli_sends_the_recorded_tool_schemas(e2e: E2E) -> None:
     assert [t["name"] for t in sent] == [t["name"] for t in recorded["tools"]]
     for now, then in zip(sent, recorded["tools"], strict=True):
         assert now == then, f"{now['name']}: the input schema changed"
+
+
+def _read(path: str) -> bytes:
+    return Path(path).resolve().read_bytes()
+
+
+def _bundle_keys(version: str) -> list[tuple[str, str]]:
+    """(class.field, wire key) of each overlay field whose provenance is this CLI's bundle."""
+    tomllib: Any = importlib.import_module("tomllib")  # Python 3.11+, as the e2e sessions
+    overlay = tomllib.loads((SCHEMAS / "overlay.toml").read_text())
+    found = []
+    for module in overlay["modules"]:
+        for item in overlay[module]:
+            for name, spec in item.get("fields", {}).items():
+                if spec.get("bundle") == version:
+                    found.append((f"{item['class']}.{name}", spec.get("wire", name)))
+    return found
+
+
+async def test_the_fields_the_overlay_says_the_cli_names_are_in_its_bundle(e2e: E2E) -> None:
+    """The overlay keeps fields no schema declares when the CLI's own code names them
+    (``bundle = "<version>"``); the CLI under test of that version must name each one."""
+    version = await anyio.to_thread.run_sync(_version, e2e.cli)
+    keys = _bundle_keys(version)
+    if not keys:
+        pytest.skip(f"the overlay cites no field of CLI {version}'s bundle")
+    data = await anyio.to_thread.run_sync(_read, e2e.cli)
+    missing = [
+        where
+        for where, key in keys
+        if f"{key}:".encode() not in data and f'"{key}"'.encode() not in data
+    ]
+    assert missing == [], f"CLI {version} does not name these keys: {missing}"

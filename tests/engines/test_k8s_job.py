@@ -21,7 +21,6 @@ import os
 import shutil
 import signal
 import sys
-import time
 import uuid
 from pathlib import Path
 from typing import Any
@@ -138,15 +137,13 @@ def _prompts(redis: RedisServer, batch: str) -> list[str]:
     return found
 
 
-def _signal_pod(pod: Started, how: signal.Signals, *, pid1: bool) -> float:
-    """Send ``how`` to the pod's PID 1 (the script, or unshare's child); when it was sent."""
+def _signal_pod(pod: Started, how: signal.Signals, *, pid1: bool) -> None:
+    """Send ``how`` to the pod's PID 1 (the script, or unshare's child)."""
     target = pod.process.pid
     if pid1:
         children = Path(f"/proc/{target}/task/{target}/children").read_text().split()
         target = int(children[0])
-    sent = time.monotonic()
     os.kill(target, how)
-    return sent
 
 
 def _sigterm_mid_step_then_retry(
@@ -158,9 +155,10 @@ def _sigterm_mid_step_then_retry(
     pod = _pod(world, redis, batch, pid1=pid1)
     try:
         world.wait_for_prompt(session_id, 2)
-        sent = _signal_pod(pod, signal.SIGTERM, pid1=pid1)
-        first = pod.finish(timeout=30)  # the Job's grace
-        took = time.monotonic() - sent
+        _signal_pod(pod, signal.SIGTERM, pid1=pid1)
+        # The Job's grace: past it the test fails (the kubelet would SIGKILL). Which rule
+        # ended the pod is its exit status (143: it acted on the SIGTERM), not how fast.
+        first = pod.finish(timeout=30)
     finally:
         pod.stop(signal.SIGKILL)
     # Flushed on the way out: the cut step's prompt is in the store.
@@ -169,7 +167,6 @@ def _sigterm_mid_step_then_retry(
     retry = _pod(world, redis, batch, pid1=pid1).finish()
     return {
         "first": first,
-        "took": took,
         "after_stop": after_stop,
         "left": left,
         "retry": retry,
@@ -183,13 +180,12 @@ def test_sigterm_mid_step_exits_143_with_the_step_stored_and_the_retry_finishes_
     found = _sigterm_mid_step_then_retry(world, redis, pid1=False)
     first, retry = found["first"], found["retry"]
     assert first.returncode == 128 + signal.SIGTERM, first.output
-    assert found["took"] < 10  # the grace is 30 s
     assert found["after_stop"] == ["plan", "change"]
     assert found["left"] == []  # the CLI ended with the pod's process
     assert retry.returncode == 0, retry.output
     # The finished step was not sent again; the cut one was asked to be finished.
     assert found["final"] == ["plan", "change", "cut change", "test"]
-    print(json.dumps({"k8s_sigterm": {"took": round(found["took"], 2), "final": found["final"]}}))
+    print(json.dumps({"k8s_sigterm": {"final": found["final"]}}))
 
 
 @needs_unshare
@@ -199,11 +195,10 @@ def test_as_pid_1_sigterm_is_not_ignored_and_the_retry_goes_on(
     found = _sigterm_mid_step_then_retry(world, redis, pid1=True)
     first, retry = found["first"], found["retry"]
     assert first.returncode == 128 + signal.SIGTERM, first.output  # unshare passes it on
-    assert found["took"] < 10
     assert found["after_stop"] == ["plan", "change"]
     assert retry.returncode == 0, retry.output
     assert found["final"] == ["plan", "change", "cut change", "test"]
-    print(json.dumps({"k8s_pid1": {"took": round(found["took"], 2), "final": found["final"]}}))
+    print(json.dumps({"k8s_pid1": {"final": found["final"]}}))
 
 
 def test_sigkill_mid_step_then_retry_sends_no_finished_step(

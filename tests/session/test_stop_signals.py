@@ -41,7 +41,10 @@ LINES = 5
 
 
 async def mirroring_cli(cli: ScriptedCLI) -> None:
-    """Mirrors ``LINES`` transcript lines of the turn, then thinks for a long time."""
+    """Mirrors ``LINES`` transcript lines of the turn, then thinks for a long time.
+
+    An assistant frame follows the mirror: once the host has it, the SDK has read the mirror
+    (frames are read in order), so the lines are the host's to store."""
     await cli.handshake()
     cli.mirror_turns = False
     async for _prompt in cli.iter_prompts():
@@ -55,6 +58,7 @@ async def mirroring_cli(cli: ScriptedCLI) -> None:
         path = f"{os.environ['HOME']}/.claude/projects/{slug}/{SESSION}.jsonl"
         await cli.send({"type": "transcript_mirror", "filePath": path, "entries": entries})
         Path(os.environ["PID_FILE"]).write_text(str(os.getpid()))  # noqa: ASYNC240
+        await cli.assistant("thinking")
         await anyio.sleep(300)
 
 
@@ -77,15 +81,17 @@ HOST = textwrap.dedent(
                 async with cs.open_session(options) as session:
                     await session.send("go")
                     print("SENT", flush=True)
-                    async for _ in session.receive_response():
-                        pass
+                    async for message in session.receive_response():
+                        if isinstance(message, cs.AssistantMessage):
+                            print("MIRRORED", flush=True)
             print("STOPPED", stop.signal.name if stop.signal else None, flush=True)
             return stop.exit_code
         async with cs.open_session(options) as session:
             await session.send("go")
             print("SENT", flush=True)
-            async for _ in session.receive_response():
-                pass
+            async for message in session.receive_response():
+                if isinstance(message, cs.AssistantMessage):
+                    print("MIRRORED", flush=True)
         return 0
 
     sys.exit(anyio.run(main, json.loads(sys.argv[1])))
@@ -115,20 +121,17 @@ def _run_host(
     try:
         assert host.stdout is not None
         assert host.stdout.readline().strip() == "SENT"
-        deadline = time.monotonic() + 30
-        while not pid_file.exists():
-            assert time.monotonic() < deadline
-            time.sleep(0.01)
-        time.sleep(0.2)  # the mirrored lines reach the host
+        # The host has read the mirrored lines (and the CLI wrote its pid before): an event,
+        # not a pause that a busy machine may outlast.
+        assert host.stdout.readline().strip() == "MIRRORED"
+        assert pid_file.exists()
         target = host.pid
         if pid1:  # the host is unshare's child: PID 1 of its namespace
             children = Path(f"/proc/{host.pid}/task/{host.pid}/children").read_text().split()
             target = int(children[0])
-        started = time.monotonic()
         os.kill(target, how)
         with contextlib.suppress(subprocess.TimeoutExpired):
-            host.wait(15)
-        took = time.monotonic() - started
+            host.wait(15)  # a hang guard (and, without the helper as PID 1, the wait it ignores)
         code = host.poll()
         out = host.stdout.read() if code is not None else ""
     finally:
@@ -140,12 +143,12 @@ def _run_host(
     stored = sorted(store.rglob(f"{SESSION}.jsonl"))
     lines = stored[0].read_text().splitlines() if stored else []
     if pid1:  # the pid the CLI wrote is its pid in the namespace, which ended with its PID 1
-        return {"code": code, "out": out, "took": took, "lines": len(lines), "cli": None}
+        return {"code": code, "out": out, "lines": len(lines), "cli": None}
     cli_pid = int(pid_file.read_text())
     deadline = time.monotonic() + 30  # a hang guard: the loop ends once the CLI is gone
     while _alive(cli_pid) and time.monotonic() < deadline:
         time.sleep(0.05)
-    return {"code": code, "out": out, "took": took, "lines": len(lines), "cli": _alive(cli_pid)}
+    return {"code": code, "out": out, "lines": len(lines), "cli": _alive(cli_pid)}
 
 
 def _alive(pid: int) -> bool:

@@ -201,7 +201,7 @@ SCENARIOS: dict[str, Scenario] = {
         ),
         expect=("add(2, 3) = 5", "2 + 3 = 5."),
     ),
-    "tools.py": Scenario(
+    "in_process_tools.py": Scenario(
         replies=(
             {"tool_use": ("mcp__calc__add", {"pair": {"a": 2, "b": 3}})},
             {"text": "2 + 3 = 5."},

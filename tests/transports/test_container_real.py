@@ -25,7 +25,6 @@ import os
 import signal
 import sys
 import sysconfig
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -53,8 +52,10 @@ SUPPORT_INSIDE = "/opt/claude-sdk-tests"
 FAKE_INSIDE = f"{SUPPORT_INSIDE}/fake_claude.py"
 #: A directory shared with the container, at the same path inside.
 SHARE_INSIDE = "/opt/claude-sdk-share"
-#: Seconds within which the container must be empty after a teardown or a lost client.
-EMPTY_WITHIN = 10.0
+#: Seconds to wait for the container to be empty after a teardown or a lost client: a hang
+#: guard, not a measure (the leftovers the tests start run for 600 s or more, so only the
+#: teardown's rule empties the container within it; no test checks how fast).
+EMPTY_WITHIN = 30.0
 
 pytestmark = pytest.mark.container
 
@@ -248,7 +249,6 @@ async def test_killing_the_exec_client_leaves_nothing_inside(box: Box) -> None:
         assert client is not None
         assert any(FAKE_INSIDE in proc.args for proc in await inside(box))
         os.kill(client, signal.SIGKILL)  # the podman exec client, alone
-        killed = time.monotonic()
         with pytest.raises(cs.ProcessError) as info:
             async for _ in session.receive_messages():
                 pass
@@ -258,8 +258,9 @@ async def test_killing_the_exec_client_leaves_nothing_inside(box: Box) -> None:
     error = conn.exit_error()
     assert error is not None
     assert error.kind == "connection_lost"
+    # Empty: the far side ended the CLI and its ``sleep 600`` on the lost connection (its
+    # grace, then SIGTERM, SIGKILL); nothing else could have ended them within the guard.
     assert await empty_within(box, EMPTY_WITHIN) == []
-    assert time.monotonic() - killed < EMPTY_WITHIN
     assert descendants(client) == []
 
 

@@ -1,14 +1,16 @@
 """Record the sources of the tool model for one CLI version (issue 29, item 1).
 
     python tools/model/capture.py --cli PATH [--ts-sdk DIR] [--out schemas]
+    python tools/model/capture.py --ts-sdk DIR --ts-only --version X.Y.Z [--out schemas]
 
 Writes ``schemas/<cli version>/tool_inputs.json``: the built-in tools' input schemas exactly
 as the CLI sends them to the Messages API (the ``tools`` of its first request to a fake API
 on 127.0.0.1: name and ``input_schema``, sorted by name; descriptions are the CLI's prose and
 are left out). With ``--ts-sdk`` (the unpacked ``@anthropic-ai/claude-agent-sdk`` package),
-also ``schemas/<cli version>/sdk_tools.json``: the names of the TypeScript SDK's
-``sdk-tools.d.ts`` input and output types and, for each interface, its fields (name,
-optional or not, the TypeScript type text): facts about the types, not the file.
+also ``schemas/<cli version>/sdk_tools.json``: the TypeScript SDK's ``sdk-tools.d.ts`` read
+back into JSON Schema (``tools/model/dts.py``), ``{"package": "<name>@<version>",
+"definitions": {...}}``. ``--ts-only`` writes only that file, for the CLI version given by
+``--version`` (the one the package ships with), and runs no CLI.
 
 Run it offline, in a loopback-only namespace (``tests/support/netns_run.sh``). Not shipped in
 the wheel. A new CLI version: record, regenerate, read the diff.
@@ -18,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import subprocess
 import sys
 import tempfile
@@ -29,6 +30,10 @@ import anyio
 
 import claude_sdk as cs
 from claude_sdk.testing import FakeMessagesAPI
+
+if not __package__:  # python tools/model/capture.py: the repository's root on the path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from tools.model.dts import parse_dts
 
 OFFLINE = {
     # Every tool's schema in the first request: none deferred behind ToolSearch.
@@ -59,59 +64,44 @@ async def tool_inputs(cli: str) -> list[dict[str, Any]]:
     return sorted(found, key=lambda t: str(t["name"]))
 
 
-_INTERFACE = re.compile(r"^export interface (\w+) \{$")
-_TYPE = re.compile(r"^export type (\w+) =")
-_FIELD = re.compile(r"^  (?:readonly )?(\"[^\"]+\"|[A-Za-z_$][\w$]*)(\?)?: (.*?);?$")
-
-
-def sdk_tools(text: str) -> dict[str, Any]:
-    """The type and interface names of ``sdk-tools.d.ts`` and each interface's top-level
-    fields (nested object types are kept as their text)."""
-    interfaces: dict[str, list[dict[str, Any]]] = {}
-    types: list[str] = []
-    current: str | None = None
-    depth = 0
-    for line in text.splitlines():
-        if current is None:
-            if (m := _INTERFACE.match(line)) is not None:
-                current, depth = m.group(1), 1
-                interfaces[current] = []
-            elif (m := _TYPE.match(line)) is not None:
-                types.append(m.group(1))
-            continue
-        if depth == 1 and (m := _FIELD.match(line)) is not None:
-            interfaces[current].append(
-                {"name": m.group(1).strip('"'), "optional": bool(m.group(2)), "type": m.group(3)}
-            )
-        depth += line.count("{") - line.count("}")
-        if depth <= 0:
-            current = None
-    return {"types": sorted(types), "interfaces": dict(sorted(interfaces.items()))}
+def sdk_tools(package_dir: Path) -> dict[str, Any]:
+    """``sdk_tools.json`` of an unpacked TypeScript SDK package: its name and version and
+    the JSON Schema of every type of its ``sdk-tools.d.ts``."""
+    package = json.loads((package_dir / "package.json").read_text())
+    schema = parse_dts((package_dir / "sdk-tools.d.ts").read_text())
+    return {"package": f"{package['name']}@{package['version']}", **schema}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cli", required=True)
+    parser.add_argument("--cli")
     parser.add_argument("--ts-sdk", type=Path)
+    parser.add_argument("--ts-only", action="store_true", help="write only sdk_tools.json")
+    parser.add_argument("--version", help="the CLI version (with --ts-only)")
     parser.add_argument("--out", type=Path, default=Path("schemas"))
     args = parser.parse_args()
-    version = subprocess.run(
-        [args.cli, "--version"], capture_output=True, text=True, check=True, timeout=60
-    ).stdout.split()[0]
+    cli: str | None = args.cli
+    if args.ts_only:
+        if args.ts_sdk is None or args.version is None or cli is not None:
+            parser.error("--ts-only needs --ts-sdk and --version, and no --cli")
+        version = args.version
+    elif cli is None or args.version is not None:
+        parser.error("--cli is required (and --version only goes with --ts-only)")
+    else:
+        version = subprocess.run(
+            [cli, "--version"], capture_output=True, text=True, check=True, timeout=60
+        ).stdout.split()[0]
     target = args.out / version
     target.mkdir(parents=True, exist_ok=True)
-    inputs = anyio.run(tool_inputs, args.cli)
-    _write(target / "tool_inputs.json", {"cli": version, "tools": inputs})
-    print(f"{target / 'tool_inputs.json'}: {len(inputs)} tools", file=sys.stderr)
+    if cli is not None:
+        inputs = anyio.run(tool_inputs, cli)
+        _write(target / "tool_inputs.json", {"cli": version, "tools": inputs})
+        print(f"{target / 'tool_inputs.json'}: {len(inputs)} tools", file=sys.stderr)
     if args.ts_sdk is not None:
-        package = json.loads((args.ts_sdk / "package.json").read_text())
-        facts = sdk_tools((args.ts_sdk / "sdk-tools.d.ts").read_text())
-        _write(
-            target / "sdk_tools.json",
-            {"package": f"{package['name']}@{package['version']}", **facts},
-        )
-        count = len(facts["interfaces"])
-        print(f"{target / 'sdk_tools.json'}: {count} interfaces", file=sys.stderr)
+        facts = sdk_tools(args.ts_sdk)
+        _write(target / "sdk_tools.json", facts)
+        count = len(facts["definitions"])
+        print(f"{target / 'sdk_tools.json'}: {count} definitions", file=sys.stderr)
 
 
 def _write(path: Path, value: Any) -> None:

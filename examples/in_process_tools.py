@@ -8,7 +8,7 @@ instance becomes structured content). An exception reaches the model as an error
 ``create_sdk_mcp_server`` bundles the tools; the SDK serves them inside this process (``mcp``
 is imported only then; pydantic comes with it). Claude sees ``mcp__calc__add``.
 
-Run: ``python examples/tools.py`` (needs a logged-in Claude Code CLI).
+Run: ``python examples/in_process_tools.py`` (needs a logged-in Claude Code CLI).
 """
 
 from __future__ import annotations

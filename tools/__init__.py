@@ -1,0 +1,1 @@
+"""Maintainers' tools (not shipped in the wheel)."""
