@@ -35,87 +35,18 @@ from __future__ import annotations
 import types
 import typing
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any
 
 import attrs
 
-from ._base import prepare_class
+from ._base import EMPTY, prepare_class
+from ._fit import Rules, compile_check
 
+#: Its own names; the model's are added from the generated module (below).
 __all__ = [
-    # file tools
-    "ReadInput",
-    "WriteInput",
-    "EditInput",
-    "EditOperation",
-    "MultiEditInput",
-    "NotebookEditInput",
-    # search
-    "GlobInput",
-    "GrepInput",
-    # shell and background tasks
-    "BashInput",
-    "BashOutputInput",
-    "TaskOutputInput",
-    "TaskStopInput",
-    "MonitorInput",
-    # web
-    "WebFetchInput",
-    "WebSearchInput",
-    # agents, planning, questions
-    "AgentInput",
-    "TodoItem",
-    "TodoWriteInput",
-    "TaskCreateInput",
-    "TaskGetInput",
-    "TaskUpdateInput",
-    "TaskListInput",
-    "QuestionOption",
-    "UserQuestion",
-    "AskUserQuestionInput",
-    "AllowedPrompt",
-    "ExitPlanModeInput",
-    "EnterPlanModeInput",
-    "EnterWorktreeInput",
-    "ExitWorktreeInput",
-    "ListAgentsInput",
-    "SendMessageInput",
-    # scheduling
-    "CronCreateInput",
-    "CronDeleteInput",
-    "CronListInput",
-    "ScheduleWakeupInput",
-    # MCP
-    "ListMcpResourcesInput",
-    "ReadMcpResourceInput",
-    "ReadMcpResourceDirInput",
-    "RefreshMcpToolsInput",
-    "McpInput",
-    # reviews, feedback, goals, skills, notifications
-    "Finding",
-    "ReportFindingsInput",
-    "SendFeedbackInput",
-    "ProposeGoalInput",
-    "SkillEdit",
-    "SkillProposal",
-    "ProposeSkillsInput",
-    "SkillInput",
-    "PushNotificationInput",
-    "ReadNotificationsInput",
-    "ShowOnboardingRolePickerInput",
-    "OfferChromeSetupInput",
-    # workflows, triggers, claude.ai services
-    "WorkflowInput",
-    "RemoteTriggerInput",
-    "ClaudeDesignInput",
-    "ProjectsInput",
-    "ArtifactInput",
-    # lookup
-    "ToolInput",
-    "TOOL_INPUTS",
     "MCP_TOOL_PREFIX",
     "is_mcp_tool",
     "typed_input",
-    "WIRE_KEYS",
     "register",
 ]
 
@@ -185,6 +116,69 @@ from ._tool_inputs import (
     WriteInput,
 )
 
+__all__ += [  # the model, generated from schemas/
+    "ReadInput",
+    "WriteInput",
+    "EditInput",
+    "EditOperation",
+    "MultiEditInput",
+    "NotebookEditInput",
+    "GlobInput",
+    "GrepInput",
+    "BashInput",
+    "BashOutputInput",
+    "TaskOutputInput",
+    "TaskStopInput",
+    "MonitorInput",
+    "WebFetchInput",
+    "WebSearchInput",
+    "AgentInput",
+    "TodoItem",
+    "TodoWriteInput",
+    "TaskCreateInput",
+    "TaskGetInput",
+    "TaskUpdateInput",
+    "TaskListInput",
+    "QuestionOption",
+    "UserQuestion",
+    "AskUserQuestionInput",
+    "AllowedPrompt",
+    "ExitPlanModeInput",
+    "EnterPlanModeInput",
+    "EnterWorktreeInput",
+    "ExitWorktreeInput",
+    "CronCreateInput",
+    "CronDeleteInput",
+    "CronListInput",
+    "ScheduleWakeupInput",
+    "ListAgentsInput",
+    "SendMessageInput",
+    "ListMcpResourcesInput",
+    "ReadMcpResourceInput",
+    "ReadMcpResourceDirInput",
+    "RefreshMcpToolsInput",
+    "McpInput",
+    "Finding",
+    "ReportFindingsInput",
+    "SendFeedbackInput",
+    "ProposeGoalInput",
+    "SkillEdit",
+    "SkillProposal",
+    "ProposeSkillsInput",
+    "SkillInput",
+    "PushNotificationInput",
+    "ReadNotificationsInput",
+    "ShowOnboardingRolePickerInput",
+    "OfferChromeSetupInput",
+    "WorkflowInput",
+    "RemoteTriggerInput",
+    "ClaudeDesignInput",
+    "ProjectsInput",
+    "ArtifactInput",
+    "ToolInput",
+    "TOOL_INPUTS",
+    "WIRE_KEYS",
+]
 # -- generated: end --
 
 #: The prefix of the names of MCP tools (``mcp__<server>__<tool>``), whose input is `McpInput`.
@@ -255,6 +249,13 @@ class _Views:
     ) -> None:
         self._wire_keys = wire_keys
         self._tagged = dict(tagged or {})
+        # A value outside a Literal fits when its JSON type does (a newer CLI's value); keys
+        # the class does not know are kept in ``extra``, not refused.
+        self._rules = Rules(
+            open_literals=True,
+            wire_keys=lambda cls: self._wire_keys.get(cls, EMPTY),
+            tagged=self._tag_table,
+        )
         #: (wire key, type, required) of each field, by class.
         self._fields: dict[type, tuple[tuple[str, str, Any, bool], ...]] = {}
 
@@ -276,45 +277,9 @@ class _Views:
         return self._tagged.get(members)
 
     def fits(self, value: Any, tp: Any) -> bool:
-        """Whether the JSON value ``value`` has the shape the annotation ``tp`` declares."""
-        if tp is Any:
-            return True
-        if tp is type(None):
-            return value is None
-        origin = typing.get_origin(tp)
-        if origin in (typing.Union, types.UnionType):
-            if value is None:
-                return type(None) in typing.get_args(tp)
-            table = self._tag_table(tp)
-            if table is not None:
-                key, classes = table
-                tag = value.get(key) if value.__class__ is dict else None
-                cls = classes.get(tag) if isinstance(tag, str) else None
-                return cls is not None and self.fits(value, cls)
-            return any(self.fits(value, arg) for arg in typing.get_args(tp))
-        if origin is Literal:
-            # A value it does not list is a newer CLI's: only the JSON type has to match.
-            return any(self.fits(value, type(arg)) for arg in typing.get_args(tp))
-        if origin is list:
-            (item,) = typing.get_args(tp)
-            return value.__class__ is list and all(self.fits(v, item) for v in value)
-        if origin is dict:
-            _, item = typing.get_args(tp)
-            return value.__class__ is dict and all(
-                isinstance(k, str) and self.fits(v, item) for k, v in value.items()
-            )
-        if isinstance(tp, type) and attrs.has(tp):
-            return value.__class__ is dict and all(
-                self.fits(value[key], hint) if key in value else not required
-                for _, key, hint, required in self.fields(tp)
-            )
-        if tp is bool:
-            return value.__class__ is bool
-        if tp is int:
-            return isinstance(value, int) and value.__class__ is not bool
-        if tp is float:
-            return isinstance(value, (int, float)) and value.__class__ is not bool
-        return isinstance(value, tp)
+        """Whether the JSON value ``value`` has the shape the annotation ``tp`` declares
+        (the one checker, `claude_sdk._fit`, under the views' rules)."""
+        return compile_check(tp, self._rules).ok(value)
 
     def build(self, value: Any, tp: Any) -> Any:
         """The view of a JSON value that `fits` ``tp``."""

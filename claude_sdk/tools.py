@@ -57,7 +57,6 @@ Log records go to the ``claude_sdk.tools`` logger.
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 import functools
 import inspect
@@ -70,20 +69,14 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, overload
 
 import attrs
-import typing_extensions
 
 from ._attrs import define, frozen
+from ._fit import Rules, _is_typeddict, compile_check, expected
 from ._schema import (
-    _MAPPINGS,
-    _SEQUENCES,
-    _SETS,
     _add_model_hooks,
     _error_lines,
     _got,
     _is_schema_class,
-    _pydantic_kind,
-    _pydantic_problems,
-    _pydantic_validate,
     _required_wrappers,
     json_schema,
 )
@@ -616,6 +609,8 @@ def _analyse(
 def _input_schema(name: str, plan: _Plan, arg_docs: Mapping[str, str]) -> dict[str, Any]:
     # One TypedDict of all the parameters, so that json_schema puts the classes that refer
     # to themselves in the root's $defs (a schema per parameter would get "#" wrong).
+    import typing_extensions  # when a tool is made, not in every program's import
+
     fields: dict[str, Any] = {}
     for p in plan.params:
         if p.is_context:
@@ -767,7 +762,7 @@ def _converter() -> cattrs.Converter:
 
 
 def _is_plain_typeddict(tp: Any) -> bool:
-    return typing_extensions.is_typeddict(tp) and not _is_sdk_class(tp)
+    return _is_typeddict(tp) and not _is_sdk_class(tp)
 
 
 def _unwrap(tp: Any) -> Any:
@@ -794,197 +789,24 @@ def _problems(value: Any, tp: Any) -> list[str]:
     return found
 
 
+#: How ``@tool`` arguments are judged (the one checker, `claude_sdk._fit`): a value outside
+#: a ``Literal`` does not fit, a key the class does not declare is a problem, ``2.0`` is an
+#: integer (JSON has one number type), and the SDK's own classes are the codec's business.
+_ARGUMENTS = Rules(unexpected_keys=True, integral_floats=True, skip=lambda tp: _is_sdk_class(tp))
+
+
 def _check(value: Any, tp: Any, path: str, out: list[str]) -> None:
     """Append to ``out`` what keeps the JSON ``value`` from being a ``tp``."""
-    if tp is Any or tp is object:
-        return
-    origin = typing.get_origin(tp)
-    args = typing.get_args(tp)
-    if origin is typing.Annotated or origin in _required_wrappers():
-        _check(value, args[0], path, out)
-        return
-    if isinstance(tp, typing.NewType):
-        _check(value, tp.__supertype__, path, out)
-        return
-    if origin in (typing.Union, types.UnionType):
-        _check_union(value, args, path, out)
-        return
-    if tp is None or tp is _NoneType:
-        ok = value is None
-    elif tp is bool:
-        ok = isinstance(value, bool)
-    elif tp is int:
-        ok = _is_int(value)
-    elif tp is float:
-        ok = _is_number(value)
-    elif tp is str:
-        ok = isinstance(value, str)
-    elif origin is typing.Literal:
-        ok = any(_same(value, a) for a in args)
-    elif isinstance(tp, type) and issubclass(tp, enum.Enum):
-        ok = any(_same(value, m.value) for m in tp)
-    elif origin is tuple or tp is tuple:
-        ok = isinstance(value, (list, tuple))
-        if ok and args and args != ((),):
-            _check_tuple(value, args, path, out)
-        elif ok and args:
-            ok = len(value) == 0
-    elif origin in _SEQUENCES or tp in _SEQUENCES or origin in _SETS or tp in _SETS:
-        ok = isinstance(value, (list, tuple))
-        if ok and args:
-            for i, item in enumerate(value):
-                _check(item, args[0], f"{path}[{i}]", out)
-    elif origin in _MAPPINGS or tp in _MAPPINGS:
-        ok = isinstance(value, dict)
-        if ok and args:
-            for key, item in value.items():
-                if not isinstance(key, str):
-                    out.append(f"{path}: keys must be strings, got {_got(key)}")
-                _check(item, args[1], f"{path}.{key}", out)
-    elif isinstance(tp, type) and attrs.has(tp) and not _is_sdk_class(tp):
-        ok = isinstance(value, dict)
-        if ok:
-            _check_attrs(value, tp, path, out)
-    elif isinstance(tp, type) and typing_extensions.is_typeddict(tp):
-        ok = isinstance(value, dict)
-        if ok:
-            _check_typeddict(value, tp, path, out)
-    elif _pydantic_kind(tp) is not None:
-        # A root model takes any JSON value; other models and pydantic dataclasses objects.
-        ok = isinstance(value, dict) or getattr(tp, "__pydantic_root_model__", False)
-        if ok:
-            _check_pydantic(value, tp, path, out)
-    elif isinstance(tp, type) and dataclasses.is_dataclass(tp) and not _is_sdk_class(tp):
-        ok = isinstance(value, dict)
-        if ok:
-            _check_dataclass(value, tp, path, out)
-    else:
-        return  # a type json_schema does not describe: the converter decides
-    if not ok:
-        out.append(f"{path}: expected {_expected(tp)}, got {_got(value)}")
+    out.extend(compile_check(tp, _ARGUMENTS).problems(value, path))
 
 
-def _check_union(value: Any, members: tuple[Any, ...], path: str, out: list[str]) -> None:
-    attempts: list[list[str]] = []
-    for member in members:
-        found: list[str] = []
-        _check(value, member, path, found)
-        if not found:
-            return
-        attempts.append(found)
-    others = [m for m in members if m is not _NoneType and m is not None]
-    if len(others) == 1 and value is not None:  # Optional[X]: say what is wrong with the X
-        out.extend(attempts[members.index(others[0])])
-        return
-    expected = " or ".join(dict.fromkeys(_expected(m) for m in members))
-    out.append(f"{path}: expected {expected}, got {_got(value)}")
-
-
-def _check_tuple(value: Any, args: tuple[Any, ...], path: str, out: list[str]) -> None:
-    if len(args) == 2 and args[1] is Ellipsis:
-        for i, item in enumerate(value):
-            _check(item, args[0], f"{path}[{i}]", out)
-        return
-    if len(value) != len(args):
-        out.append(f"{path}: expected an array of {len(args)} items, got {len(value)}")
-        return
-    for i, (item, member) in enumerate(zip(value, args, strict=True)):
-        _check(item, member, f"{path}[{i}]", out)
-
-
-def _check_attrs(value: dict[str, Any], cls: type, path: str, out: list[str]) -> None:
-    hints = _class_hints(cls)
-    names: set[str] = set()
-    for field in attrs.fields(cls):
-        if not field.init:
-            continue
-        names.add(field.name)
-        if field.name in value:
-            _check(value[field.name], hints.get(field.name, Any), f"{path}.{field.name}", out)
-        elif field.default is attrs.NOTHING:
-            out.append(f"{path}: missing required field {field.name!r}")
-    out.extend(f"{path}: unexpected field {key!r}" for key in value if key not in names)
-
-
-def _check_dataclass(value: dict[str, Any], cls: type, path: str, out: list[str]) -> None:
-    hints = _class_hints(cls)
-    names: set[str] = set()
-    for field in dataclasses.fields(cls):  # ClassVar and InitVar are not fields
-        if not field.init:
-            continue
-        names.add(field.name)
-        if field.name in value:
-            _check(value[field.name], hints.get(field.name, Any), f"{path}.{field.name}", out)
-        elif field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
-            out.append(f"{path}: missing required field {field.name!r}")
-    out.extend(f"{path}: unexpected field {key!r}" for key in value if key not in names)
-
-
-def _check_pydantic(value: Any, cls: type, path: str, out: list[str]) -> None:
-    """pydantic decides (the model's own rules, in JSON mode); its errors, one per line."""
-    try:
-        _pydantic_validate(cls, value)
-    except Exception as exc:  # a ValidationError, or a validator of the model that raised
-        found = _pydantic_problems(exc, path)
-        out.extend(found if found is not None else [f"{path}: {_describe(exc)}"])
-
-
-def _check_typeddict(value: dict[str, Any], cls: type, path: str, out: list[str]) -> None:
-    hints = _class_hints(cls)
-    required_keys: frozenset[str] = getattr(cls, "__required_keys__", frozenset(hints))
-    for key, tp in hints.items():
-        if key in value:
-            _check(value[key], tp, f"{path}.{key}", out)
-            continue
-        wrapper = getattr(typing.get_origin(tp), "_name", None)
-        if wrapper == "Required" or (wrapper != "NotRequired" and key in required_keys):
-            out.append(f"{path}: missing required field {key!r}")
-    out.extend(f"{path}: unexpected field {key!r}" for key in value if key not in hints)
+def _expected(tp: Any) -> str:
+    return expected(tp, _ARGUMENTS)
 
 
 @functools.cache
 def _class_hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls, include_extras=True)
-
-
-def _is_int(value: Any) -> bool:
-    if isinstance(value, bool):
-        return False
-    return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def _same(value: Any, expected: Any) -> bool:
-    """JSON equality: ``True`` is not ``1``."""
-    return bool(value == expected) and isinstance(value, bool) == isinstance(expected, bool)
-
-
-def _expected(tp: Any) -> str:
-    origin = typing.get_origin(tp)
-    args = typing.get_args(tp)
-    if origin is typing.Annotated or origin in _required_wrappers():
-        return _expected(args[0])
-    if isinstance(tp, typing.NewType):
-        return _expected(tp.__supertype__)
-    names = {_NoneType: "null", bool: "boolean", int: "integer", float: "number", str: "string"}
-    if tp is None or tp in names:
-        return names[_NoneType if tp is None else tp]
-    if origin is typing.Literal:
-        return "one of " + ", ".join(json.dumps(a) for a in args)
-    if isinstance(tp, type) and issubclass(tp, enum.Enum):
-        return "one of " + ", ".join(json.dumps(m.value) for m in tp)
-    if origin in (typing.Union, types.UnionType):
-        return " or ".join(dict.fromkeys(_expected(a) for a in args))
-    if origin is tuple or tp is tuple or origin in _SEQUENCES | _SETS or tp in _SEQUENCES | _SETS:
-        return "an array"
-    if origin in _MAPPINGS or tp in _MAPPINGS:
-        return "an object"
-    if _is_schema_class(tp):
-        return f"an object ({tp.__name__})"
-    return getattr(tp, "__name__", repr(tp))
 
 
 # --------------------------------------------------------------------------------------

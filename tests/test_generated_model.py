@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import json
 import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -158,3 +159,51 @@ def test_the_public_modules_re_export_every_generated_name() -> None:
             assert getattr(public, name) is getattr(private, name), name
             assert name in public.__all__, name
     assert cs.tool_inputs.BashInput is _tool_inputs.BashInput
+
+
+def _load(text: str, name: str, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The generated module ``text``, run as a module of the package for this test."""
+    import types
+
+    module = types.ModuleType(f"claude_sdk.{name}")
+    module.__package__ = "claude_sdk"
+    monkeypatch.setitem(sys.modules, module.__name__, module)  # its annotations resolve there
+    exec(compile(text, f"<generated {name}>", "exec"), module.__dict__)
+    return module
+
+
+def test_a_new_tool_of_a_newer_cli_is_typed_the_day_it_is_recorded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    schemas = tmp_path / "schemas"
+    shutil.copytree(ROOT / "schemas", schemas)
+    recorded = json.loads((ROOT / "schemas" / "2.1.332" / "tool_inputs.json").read_text())
+    recorded["tools"].append(
+        {
+            "name": "Frobnicate",
+            "input_schema": {
+                "type": "object",
+                "properties": {
+                    "target": {"type": "string"},
+                    "maxDepth": {"type": "integer"},
+                    "mode": {"enum": ["fast", "slow"]},
+                },
+                "required": ["target"],
+            },
+        }
+    )
+    (schemas / "9.9.999").mkdir()
+    (schemas / "9.9.999" / "tool_inputs.json").write_text(json.dumps(recorded))
+    text = gen.render("tool_inputs", gen.load_overlay(), gen.Sources.load(schemas))
+    assert "# Tools of a newer CLI, not described yet" in text
+    module = _load(text, "_tool_inputs_newer", monkeypatch)
+    cls = module.TOOL_INPUTS["Frobnicate"]
+    assert cls.__name__ == "FrobnicateInput"
+    assert module.WIRE_KEYS[cls] == {"max_depth": "maxDepth"}
+    views = tool_inputs._Views(module.WIRE_KEYS)
+    data = {"target": "x", "maxDepth": 2, "mode": "fast"}
+    assert views.fits(data, cls)
+    typed = views.build(data, cls)
+    assert (typed.target, typed.max_depth, typed.mode) == ("x", 2, "fast")
+    assert not views.fits({"maxDepth": 2}, cls)  # target is required
+    assert not views.fits({"target": "x", "maxDepth": "deep"}, cls)

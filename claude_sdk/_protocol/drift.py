@@ -10,15 +10,14 @@ parser accepts is checked.
 
 from __future__ import annotations
 
-import enum
 import types
 import typing
-from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any
 
 import attrs
 
 from .._base import NOTES
+from .._fit import ANYTHING, SCALAR_TESTS, compile_check
 from .generate import TAG_NAMES, Generator, admits_none, compile_source, field_types, is_unknown
 
 __all__ = ["drift", "field_problems", "fit_check"]
@@ -108,8 +107,9 @@ def fit_check(gen: Generator, cls: type) -> typing.Callable[[Any], bool]:
     """A function telling, fast, whether every field of an instance of ``cls`` fits its type:
     true exactly when `field_problems` would find nothing (it says what, on the slow path).
 
-    Built once per class from the same rules as `_type_problem` and compiled into one function
-    (a None in an optional field, the usual value, costs one comparison)."""
+    Built once per class from the checks of `claude_sdk._fit` (the same ones
+    `field_problems` asks) and compiled into one function: a scalar field is tested inline
+    (`claude_sdk._fit.SCALAR_TESTS`), a None in an optional field costs one comparison."""
     ftypes = field_types(cls)
     ns: dict[str, Any] = {}
     lines = ["def check(obj):"]
@@ -117,43 +117,23 @@ def fit_check(gen: Generator, cls: type) -> typing.Callable[[Any], bool]:
         if a.name in ("extra", "raw"):
             continue
         tp = ftypes[a.name]
-        if tp is Any or tp is object:
-            continue
-        inner = _fits_value(gen, tp)
-        optional = admits_none(tp)
-        if inner is None and optional:
+        check = compile_check(tp, gen.fit_rules)
+        if check is ANYTHING:
             continue
         lines.append(f"    v = obj.{a.name}")
         core = _core(tp)
-        scalar = _SCALAR_TESTS.get(core) if isinstance(core, type) else None
+        scalar = SCALAR_TESTS.get(core) if isinstance(core, type) else None
         if scalar is not None:  # inline: most fields are scalars
-            none = "v is not None and " if optional else ""
+            none = "v is not None and " if admits_none(tp) else ""
             lines.append(f"    if {none}not {scalar}: return False")
             continue
-        if inner is None:
-            lines.append("    if v is None: return False")
-            continue
-        pred = ns[f"p{len(ns)}"] = inner
-        name = f"p{len(ns) - 1}"
-        if optional:
-            lines.append(f"    if v is not None and not {name}(v): return False")
-        elif pred(None):  # it takes None: `_type_problem` does not
-            lines.append(f"    if v is None or not {name}(v): return False")
-        else:
-            lines.append(f"    if not {name}(v): return False")
+        name = f"p{len(ns)}"
+        ns[name] = check.ok
+        lines.append(f"    if not {name}(v): return False")
     lines.append("    return True")
     local: dict[str, Any] = {}
     exec(compile_source("\n".join(lines), f"fit check {cls.__qualname__}"), ns, local)
     return typing.cast("typing.Callable[[Any], bool]", local["check"])
-
-
-#: Inline tests of the scalar types (as `_type_problem` judges them) for `fit_check`.
-_SCALAR_TESTS = {
-    str: "isinstance(v, str)",
-    bool: "v.__class__ is bool",
-    int: "(isinstance(v, int) and v.__class__ is not bool)",
-    float: "(isinstance(v, (int, float)) and v.__class__ is not bool)",
-}
 
 
 def _core(tp: Any) -> Any:
@@ -164,113 +144,9 @@ def _core(tp: Any) -> Any:
     return tp
 
 
-def _fits(gen: Generator, tp: Any) -> typing.Callable[[Any], bool] | None:
-    """A predicate for "a JSON value fits ``tp``" as `_type_problem` judges it; None when any
-    value fits."""
-    if tp is Any or tp is object:
-        return None
-    inner = _fits_value(gen, tp)
-    if admits_none(tp):
-        if inner is None:
-            return None
-        return lambda v: v is None or inner(v)
-    if inner is None:
-        return lambda v: v is not None
-    if not inner(None):
-        return inner  # it refuses None itself
-    return lambda v: v is not None and inner(v)
-
-
-def _fits_value(gen: Generator, tp: Any) -> typing.Callable[[Any], bool] | None:
-    """Like `_fits` for a value known not to be None."""
-    origin = typing.get_origin(tp)
-    args = typing.get_args(tp)
-    if origin is typing.Annotated:
-        return _fits(gen, args[0])
-    if origin is Literal:
-        return lambda v: v in args
-    if origin in (typing.Union, types.UnionType):
-        if gen.union_entry(tp) is not None:
-            return None
-        # The value is not None here: the None alternative is `_fits`'s to judge.
-        preds = [_fits_value(gen, a) for a in args if a is not _NoneType]
-        if not preds or any(p is None for p in preds):
-            return None
-        alternatives = tuple(p for p in preds if p is not None)
-        if len(alternatives) == 1:
-            return alternatives[0]
-        return lambda v: any(p(v) for p in alternatives)
-    if origin in (list, typing.Sequence):
-        item = _fits(gen, args[0]) if args else None
-        if item is None:
-            return lambda v: isinstance(v, list)
-        return lambda v: isinstance(v, list) and all(map(item, v))
-    if origin in (dict, Mapping):
-        value = _fits(gen, args[1]) if len(args) == 2 else None
-        if value is None:
-            return lambda v: isinstance(v, Mapping)
-        return lambda v: isinstance(v, Mapping) and all(map(value, v.values()))
-    if isinstance(tp, type):
-        if tp is float:
-            return lambda v: isinstance(v, (int, float)) and not isinstance(v, bool)
-        if tp is int:
-            return lambda v: isinstance(v, int) and not isinstance(v, bool)
-        return lambda v: isinstance(v, tp)
-    return None
-
-
 def _type_problem(gen: Generator, value: Any, tp: Any) -> str | None:
-    """A short description when a JSON value does not fit ``tp`` (shallow for containers)."""
-    if tp is Any or tp is object:
+    """What keeps a decoded field value from fitting ``tp`` (None when it fits)."""
+    check = compile_check(tp, gen.fit_rules)
+    if check.ok(value):
         return None
-    if value is None:
-        return None if admits_none(tp) else "null where a value is required"
-    origin = typing.get_origin(tp)
-    args = typing.get_args(tp)
-    if origin is typing.Annotated:
-        return _type_problem(gen, value, args[0])
-    if origin is Literal:
-        return None if value in args else f"value {value!r} not in {list(args)}"
-    if origin in (typing.Union, types.UnionType):
-        if gen.union_entry(tp) is not None:
-            return None
-        problems = [_type_problem(gen, value, a) for a in args]
-        if any(p is None for p in problems):
-            return None
-        return f"{type(value).__name__} does not match {_tname(tp)}"
-    if origin in (list, typing.Sequence):
-        if not isinstance(value, list):
-            return f"{type(value).__name__} where a list is expected"
-        if args:
-            for item in value:
-                p = _type_problem(gen, item, args[0])
-                if p:
-                    return f"item: {p}"
-        return None
-    if origin in (dict, Mapping):
-        if not isinstance(value, Mapping):
-            return f"{type(value).__name__} where an object is expected"
-        if len(args) == 2:
-            for item in value.values():
-                p = _type_problem(gen, item, args[1])
-                if p:
-                    return f"value: {p}"
-        return None
-    if isinstance(tp, type):
-        if attrs.has(tp):
-            return None if isinstance(value, tp) else f"{type(value).__name__} is not {tp.__name__}"
-        if tp is float:
-            ok = isinstance(value, (int, float)) and not isinstance(value, bool)
-            return None if ok else f"{type(value).__name__} where a number is expected"
-        if tp is int and isinstance(value, bool):
-            return "bool where an integer is expected"
-        if tp in (dict, list):
-            return None if isinstance(value, tp) else f"{type(value).__name__} is not {tp.__name__}"
-        if issubclass(tp, enum.Enum):
-            return None if isinstance(value, tp) else f"{value!r} is not a {tp.__name__}"
-        return None if isinstance(value, tp) else f"{type(value).__name__} is not {tp.__name__}"
-    return None
-
-
-def _tname(tp: Any) -> str:
-    return getattr(tp, "__name__", None) or str(tp).replace("typing.", "")
+    return "; ".join(p.removeprefix("$: ") for p in check.problems(value, "$"))

@@ -48,6 +48,7 @@ import attrs
 
 from .._attrs import define
 from .._base import EMPTY, field_names, prepare_class, tag_keys
+from .._fit import Rules
 from .schema import DEFAULT_SPEC, Schema, UnionSpec, WireSpec
 
 if TYPE_CHECKING:
@@ -167,6 +168,9 @@ class Generator:
             "_map": map,
             "_unstructure_any": self.unstructure_any,
         }
+        #: How decoded values are judged against their types (the one checker, `claude_sdk._fit`):
+        #: they hold instances; a union the codec dispatches is its business.
+        self.fit_rules = Rules(instances=True, skip=lambda tp: self.union_entry(tp) is not None)
         self.structure_fns: dict[type, Callable[[dict[str, Any]], Any]] = {}
         self.unstructure_fns: dict[type, Callable[[Any], dict[str, Any]]] = {}
         #: What is built is built under this lock (see the module docstring); only the

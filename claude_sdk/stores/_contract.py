@@ -31,9 +31,13 @@ Invariants every shipped store keeps and `claude_sdk.testing.store_conformance` 
 
 from __future__ import annotations
 
+import sys
 from typing import Any, Protocol, TypedDict, runtime_checkable
 
-from typing_extensions import NotRequired
+if sys.version_info >= (3, 11):  # typing_extensions only where typing lacks it
+    from typing import NotRequired
+else:  # pragma: no cover
+    from typing_extensions import NotRequired
 
 __all__ = [
     "SessionKey",

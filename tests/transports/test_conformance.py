@@ -34,6 +34,7 @@ import pytest
 import claude_sdk as cs
 from claude_sdk._protocol.launch import LaunchSpec, build_launch_spec
 from claude_sdk.transports import _remote
+from claude_sdk.transports import memory as memory_transport
 from claude_sdk.transports import subprocess as subprocess_transport
 from claude_sdk.transports.base import Connection, Transport
 from claude_sdk.transports.container import ContainerTransport
@@ -395,10 +396,11 @@ async def test_teardown_escalates_to_sigkill_bounded(
 # --------------------------------------------------------------------------------------
 # the shutdown deadline (Connection.shutdown_deadline)
 
-#: The default ``shutdown_grace``. A wait is checked to be at least the grace it should be
-#: (load only lengthens a wait) and shorter than the grace it should not be: which rule
-#: applied, never how fast (that is a benchmark's job).
-DEFAULT_GRACE = 5.0
+#: A ``shutdown_grace`` of an hour: a teardown that waited it out (the wrong rule) would
+#: hang into pytest-timeout instead of passing. No test here measures how long a teardown
+#: took (that is a benchmark's job): which rule acted is read from the returncode, from
+#: what the transport computed (a spy on its ``graceful_end``), and from the order of events.
+FOREVER = 3600.0
 
 
 async def handshake(conn: Connection) -> None:
@@ -412,68 +414,142 @@ async def handshake(conn: Connection) -> None:
 
 
 @attrs.define
+class Ending:
+    """One call of the transport's ``graceful_end``: its arguments, its answer, and the
+    clock just before and just after the call (what "now" was inside it lies between)."""
+
+    grace: float
+    deadline: float | None
+    end: float  # when the graceful part of the teardown ends (``anyio.current_time()``)
+    before: float
+    after: float
+
+    def one_grace_after_the_call(self) -> bool:
+        """``end`` is ``grace`` after the call (not another grace: not the default)."""
+        return self.before + self.grace <= self.end <= self.after + self.grace
+
+
+def watch_graceful_end(case: Case, monkeypatch: pytest.MonkeyPatch) -> list[Ending]:
+    """Record each ``graceful_end`` computed by ``case``'s transport."""
+    modules = {"subprocess": subprocess_transport, "memory": memory_transport}
+    module = modules.get(case.kind, _remote)  # ssh and container: the remote connection
+    seen: list[Ending] = []
+    real = module.graceful_end
+
+    def graceful_end(grace: float, deadline: float | None) -> float:
+        before = anyio.current_time()
+        end: float = real(grace, deadline)
+        seen.append(Ending(grace, deadline, end, before, anyio.current_time()))
+        return end
+
+    monkeypatch.setattr(module, "graceful_end", graceful_end)
+    return seen
+
+
+@attrs.define
 class Left:
     """How leaving a ``connect`` block went."""
 
-    seconds: float  # from just before the deadline was set to the end of the teardown
+    deadline: float | None  # the deadline set (None: none)
+    leaving: float  # ``anyio.current_time()`` as the block was left (before the teardown)
+    ending: Ending  # the teardown's graceful end (the last one computed)
+    done: float  # ``anyio.current_time()`` once the teardown had returned
     returncode: int | None
     running: list[int]  # the processes that ran (to check that none is left)
     stderr: str
 
 
 async def leave(
-    case: Case, behaviour: str, ahead: float | None, *, eof_first: bool = False, **options: Any
+    case: Case,
+    monkeypatch: pytest.MonkeyPatch,
+    behaviour: str,
+    ahead: float | None,
+    *,
+    eof_first: bool = False,
+    shutdown_grace: float = FOREVER,
 ) -> Left:
     """Connect, handshake, set the deadline ``ahead`` seconds from now (None: none), leave.
 
     With ``eof_first``, stdin is closed before the deadline is set.
     """
-    async with case.transport.connect(case.spec(behaviour, **options)) as conn:
+    endings = watch_graceful_end(case, monkeypatch)
+    deadline = None
+    async with case.transport.connect(case.spec(behaviour, shutdown_grace=shutdown_grace)) as conn:
         await handshake(conn)
         running = case.processes()
         if eof_first:
             await conn.send_eof()
-        start = anyio.current_time()
         if ahead is not None:
-            conn.shutdown_deadline = start + ahead
-    seconds = anyio.current_time() - start
+            deadline = conn.shutdown_deadline = anyio.current_time() + ahead
+        leaving = anyio.current_time()
+    done = anyio.current_time()
     await case.nothing_left(running)
-    return Left(seconds, conn.returncode, running, conn.stderr_tail)
+    assert endings, "the transport computed no graceful end"
+    return Left(deadline, leaving, endings[-1], done, conn.returncode, running, conn.stderr_tail)
 
 
-async def test_a_past_deadline_terminates_at_once(case: Case) -> None:
-    """A CLI that ignores stdin EOF, default grace (5 s): SIGTERM at once, not after 5 s."""
-    left = await leave(case, "ignore_eof", 0.0)
-    assert left.seconds < DEFAULT_GRACE
+async def test_a_past_deadline_terminates_at_once(
+    case: Case, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A CLI that ignores stdin EOF, a grace of an hour, a deadline now: SIGTERM at once
+    (waiting the grace would hang)."""
+    left = await leave(case, monkeypatch, "ignore_eof", 0.0)
+    assert left.ending.end == left.deadline  # the deadline, not the hour's grace
     assert left.returncode == -15, left  # terminated: not an exit of its own, not SIGKILL
 
 
-async def test_a_deadline_ahead_is_when_the_cli_is_terminated(case: Case) -> None:
-    left = await leave(case, "ignore_eof", 0.5)
-    assert 0.45 <= left.seconds < DEFAULT_GRACE
+async def test_a_deadline_ahead_is_when_the_cli_is_terminated(
+    case: Case, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    left = await leave(case, monkeypatch, "ignore_eof", 0.5)
+    assert left.deadline is not None
+    assert left.ending.end == left.deadline  # the deadline, not the hour's grace
+    assert left.done >= left.deadline  # not terminated before the deadline came
     assert left.returncode == -15
 
 
-async def test_a_deadline_set_after_stdin_closed_still_applies(case: Case) -> None:
-    """The CLI was told the full grace at EOF; the deadline, set later, shortens it."""
-    left = await leave(case, "ignore_eof", 0.0, eof_first=True)
-    assert left.seconds < DEFAULT_GRACE
+async def test_a_deadline_set_after_stdin_closed_still_applies(
+    case: Case, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The CLI was told the full grace (an hour) at EOF; the deadline, set later, shortens
+    it (a teardown that kept the hour would hang)."""
+    left = await leave(case, monkeypatch, "ignore_eof", 0.0, eof_first=True)
+    assert left.ending.deadline == left.deadline  # the teardown saw the later deadline
+    assert left.ending.end == left.deadline
     assert left.returncode == -15
 
 
-async def test_a_deadline_never_lengthens_the_grace(case: Case) -> None:
-    left = await leave(case, "ignore_eof", 60.0, shutdown_grace=0.3)
-    assert 0.25 <= left.seconds < DEFAULT_GRACE  # the grace, not the 60 s deadline
+async def test_a_deadline_never_lengthens_the_grace(
+    case: Case, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A grace of 0.3 s and a deadline an hour ahead: the grace (the deadline would hang)."""
+    left = await leave(case, monkeypatch, "ignore_eof", FOREVER, shutdown_grace=0.3)
+    assert left.deadline is not None
+    assert left.ending.grace == 0.3
+    assert left.ending.deadline == left.deadline
+    assert left.ending.one_grace_after_the_call()  # the grace's end, not the deadline
+    assert left.leaving <= left.ending.before  # counted from the teardown
+    assert left.ending.end < left.deadline
+    assert left.done >= left.ending.end  # the grace was given before the SIGTERM
     assert left.returncode == -15
 
 
-async def test_without_a_deadline_the_grace_is_given_in_full(case: Case) -> None:
-    left = await leave(case, "ignore_eof", None, shutdown_grace=0.6)
-    assert 0.55 <= left.seconds < DEFAULT_GRACE  # the grace given, not the default
-    assert left.returncode == -15
+async def test_without_a_deadline_the_grace_is_given_in_full(
+    case: Case, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    left = await leave(case, monkeypatch, "ignore_eof", None, shutdown_grace=0.6)
+    assert left.ending.grace == 0.6  # the grace given, not the default
+    assert left.ending.deadline is None
+    assert left.ending.one_grace_after_the_call()  # that grace, whole
+    assert left.leaving <= left.ending.before  # counted from the teardown
+    assert left.done >= left.ending.end  # in full: not terminated before it ran out
+    assert left.returncode == -15  # then terminated: it ignores EOF
 
 
-async def test_without_a_deadline_a_cli_that_exits_on_eof_is_not_signalled(case: Case) -> None:
-    left = await leave(case, "", None)
-    assert left.seconds < DEFAULT_GRACE  # it exits on EOF: nothing waits for the grace
+async def test_without_a_deadline_a_cli_that_exits_on_eof_is_not_signalled(
+    case: Case, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """It exits on EOF: nothing waits for the grace (an hour: waiting it would hang)."""
+    left = await leave(case, monkeypatch, "", None)
+    assert left.ending.grace == FOREVER
     assert left.returncode == 0

@@ -325,11 +325,11 @@ def load_overlay(path: Path = OVERLAY) -> Json:
 def render(module: str, overlay: Json, sources: Sources) -> str:
     """The text of the generated module ``module`` (``tool_inputs`` or ``tool_outputs``)."""
     settings: Json = overlay["modules"][module]
-    items: list[Json] = overlay[module]
+    items: list[Json] = [*overlay[module], *_new_tools(module, overlay, sources)]
     every_class = {
         item["class"]: ClassSpec(item["class"], m, item.get("source", ""), item)
         for m in overlay["modules"]
-        for item in overlay[m]
+        for item in (items if m == module else overlay[m])
         if "class" in item
     }
     classes: dict[str, str] = {}
@@ -392,6 +392,37 @@ def check_documented(spec: ClassSpec, fields: list[Field]) -> None:
             f"{spec.name}: its documentation (schemas/overlay.toml) lists "
             f"{sorted(listed - names)} that it does not have and not {sorted(names - listed)}"
         )
+
+
+def _new_tools(module: str, overlay: Json, sources: Sources) -> list[Json]:
+    """A class for each recorded CLI tool no overlay class serves (only for the module whose
+    settings say ``new_tools = true``): a new CLI's tool is typed the day it is recorded,
+    named ``<Tool>Input``, until the overlay documents it.
+
+    Raises:
+        ValueError: that name is already a class of the overlay.
+    """
+    if not overlay["modules"][module].get("new_tools"):
+        return []
+    served = {t for item in overlay[module] for t in item.get("tools", ())}
+    taken = {item.get("class") for m in overlay["modules"] for item in overlay[m]}
+    found: list[Json] = []
+    for source in sources.schemas:
+        kind, _, tool = source.partition(":")
+        if kind != "tool" or tool in served:
+            continue
+        name = f"{tool}Input"
+        if name in taken:
+            raise ValueError(f"the new tool {tool!r} would be {name}, which is another class")
+        item: Json = {"class": name, "source": source, "tools": [tool]}
+        item["doc"] = (
+            f"Input of the ``{tool}`` tool (a newer CLI's: schemas/overlay.toml does not "
+            "describe it yet)."
+        )
+        if not found:
+            item["section"] = "Tools of a newer CLI, not described yet"
+        found.append(item)
+    return found
 
 
 def _render_class(spec: ClassSpec, fields: list[Field], sources: Sources) -> str:
@@ -490,24 +521,22 @@ def render_public(module: str, overlay: Json, generated: str, current: str) -> s
     name (trio's layout: the code lives in a private module, users see the public one).
 
     Raises:
-        ValueError: the public module has no block, or its ``__all__`` lacks a name.
+        ValueError: the public module has no generated block.
     """
     settings = overlay["modules"][module]
     names = re.search(r"^__all__ = \[(.*?)^\]", generated, re.S | re.M)
     assert names is not None
     exported = re.findall(r'"(\w+)"', names.group(1))
-    public_all = re.search(r"^__all__ = \[(.*?)^\]", current, re.S | re.M)
-    if public_all is None or BEGIN not in current or END not in current:
-        raise ValueError(f"{settings['public']}: no __all__ or no generated block")
-    missing = [n for n in exported if f'"{n}"' not in public_all.group(1)]
-    if missing:
-        raise ValueError(f"{settings['public']}: __all__ lacks {', '.join(missing)}")
     private = Path(settings["target"]).stem
+    if BEGIN not in current or END not in current:
+        raise ValueError(f"{settings['public']}: no generated block")
     # in the order of ruff's import sorting: constants, classes, then the rest
     ordered = sorted(
         exported, key=lambda n: (0 if n.isupper() else 1 if n[0].isupper() else 2, n.lower(), n)
     )
     block = [f"from .{private} import (\n", *(f"    {n},\n" for n in ordered), ")\n\n"]
+    block += ["__all__ += [  # the model, generated from schemas/\n"]
+    block += [*(f'    "{n}",\n' for n in exported), "]\n"]
     head, rest = current.split(BEGIN, 1)
     _, tail = rest.split(END, 1)
     return head + BEGIN + "".join(block) + END + tail
