@@ -25,7 +25,15 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 
-__all__ = ["after_model_build", "build", "class_default", "define", "frozen", "model"]
+__all__ = [
+    "after_model_build",
+    "build",
+    "class_default",
+    "declared_names",
+    "define",
+    "frozen",
+    "model",
+]
 
 _T = TypeVar("_T", bound=type)
 #: Builds are recursive (a class's bases first) and may start in several threads at once.
@@ -72,6 +80,28 @@ def after_model_build(step: Callable[[type], object]) -> None:
     """Run ``step(cls)`` right after each `model` class is built (the model layer installs
     the class-level defaults that attrs removes)."""
     _AFTER_MODEL_BUILD.append(step)
+
+
+def declared_names(cls: type) -> list[str]:
+    """The field names of ``cls`` in attrs' order (a base's first), without building it: its
+    annotations that are not ``ClassVar``s (what ``auto_attribs`` collects)."""
+    if not isinstance(cls.__dict__.get("__attrs_attrs__"), _Unbuilt):
+        return [a.name for a in attrs.fields(cls)]
+    names: list[str] = []
+    for klass in reversed(cls.__mro__):
+        own = [
+            name
+            for name, annotation in vars(klass).get("__annotations__", {}).items()
+            if not _is_classvar(annotation)
+        ]
+        # a field a subclass declares again moves to the subclass's place, as attrs puts it
+        names = [name for name in names if name not in own] + own
+    return names
+
+
+def _is_classvar(annotation: Any) -> bool:
+    text = annotation if isinstance(annotation, str) else repr(annotation)
+    return "ClassVar" in text.split("[", 1)[0]
 
 
 def class_default(cls: type, name: str) -> Any:

@@ -15,6 +15,9 @@ three walks that must agree:
 * ``integral_floats``: ``2.0`` fits ``int`` (JSON has one number type; ``@tool`` arguments).
 * ``wire_keys``: a class's field name -> wire key, where they differ.
 * ``tagged``: for a union, its tag key and tag value -> class, when it is dispatched on a tag.
+* ``python_words``: a value outside a ``Literal`` is worded for Python developers
+  (``value 'x' not in ['a', 'b']``, drift's words) rather than in JSON (``expected one of
+  "a", "b", got string "x"``, what the model reads for a ``@tool`` call).
 * ``skip``: types not judged here (the codec's own unions, whose members it dispatches; the
   SDK's classes among ``@tool`` argument types, whose wire names are the codec's business).
 
@@ -73,6 +76,7 @@ class Rules:
         wire_keys: Callable[[type], Mapping[str, str]] = _no_keys,
         tagged: Callable[[Any], tuple[str, Mapping[Any, type]] | None] = _no_tags,
         skip: Callable[[Any], bool] = _never,
+        python_words: bool = False,
     ) -> None:
         self.open_literals = open_literals
         self.instances = instances
@@ -81,6 +85,7 @@ class Rules:
         self.wire_keys = wire_keys
         self.tagged = tagged
         self.skip = skip
+        self.python_words = python_words
         self._cache: dict[Any, Check] = {}
         #: Classes whose checks are being built (a field may name its class again): seen only
         #: under the lock, so that no other thread uses a check before it is whole.
@@ -184,11 +189,12 @@ def _is_int_or_integral(v: Any) -> bool:
 
 
 class _Literal(Check):
-    __slots__ = ("open", "scalars", "values")
+    __slots__ = ("open", "python", "scalars", "values")
 
-    def __init__(self, values: tuple[Any, ...], open_: bool) -> None:
+    def __init__(self, values: tuple[Any, ...], open_: bool, python: bool) -> None:
         self.values = values
         self.open = open_
+        self.python = python
         self.scalars = tuple(_Scalar(type(v), False) for v in values)
 
     def ok(self, value: Any) -> bool:
@@ -196,6 +202,13 @@ class _Literal(Check):
             return True
         # A value it does not list is a newer CLI's: only the JSON type has to match.
         return self.open and any(s.ok(value) for s in self.scalars)
+
+    def problems(self, value: Any, path: str) -> list[str]:
+        if self.ok(value):
+            return []
+        if self.python:
+            return [f"{path}: value {value!r} not in {list(self.values)}"]
+        return [f"{path}: expected {self.expected()}, got {got(value)}"]
 
     def expected(self) -> str:
         return "one of " + ", ".join(_json(v) for v in self.values)
@@ -445,7 +458,7 @@ def _build(tp: Any, rules: Rules) -> Check:
     if origin in (typing.Union, types.UnionType):
         return _Union(args, rules)
     if origin is Literal:
-        return _Literal(args, rules.open_literals)
+        return _Literal(args, rules.open_literals, rules.python_words)
     if origin is tuple or tp is tuple:
         if not args or (len(args) == 2 and args[1] is Ellipsis):
             return _Sequence(compile_check(args[0], rules) if args else None)

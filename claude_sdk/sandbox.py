@@ -35,7 +35,7 @@ from typing import Any, TypeAlias, TypeVar
 
 import attrs
 
-from ._attrs import frozen
+from ._attrs import declared_names, frozen
 from ._base import EMPTY, WireModel
 from .errors import OptionsError
 
@@ -381,7 +381,8 @@ def _camel(name: str) -> str:
 
 
 def _wire_keys(cls: type) -> dict[str, str]:
-    return {f.name: _camel(f.name) for f in attrs.fields(cls) if f.name != "extra"}
+    # declared_names: without building the classes (every program imports this module)
+    return {name: _camel(name) for name in declared_names(cls) if name != "extra"}
 
 
 #: Field name -> wire key, per class: the one table of the sandbox's names (the codec's

@@ -221,3 +221,24 @@ def test_threads_using_a_class_first_at_once_all_get_the_built_class() -> None:
         """
     )
     assert out == "[]"
+
+
+def test_declared_names_are_attrs_fields_for_every_class() -> None:
+    """`declared_names` reads a class's fields without building it (a module's tables at
+    import): the same names, in the same order, as attrs gives once it is built."""
+    out = fresh(
+        """
+        import gc, attrs, claude_sdk
+        from claude_sdk import _attrs, control, hooks, messages, options, permissions, sandbox
+        from claude_sdk import tool_inputs, tool_outputs
+        classes = [c for c in gc.get_objects() if isinstance(c, type)
+                   and isinstance(c.__dict__.get("__attrs_attrs__"), _attrs._Unbuilt)]
+        before = {c: _attrs.declared_names(c) for c in classes}
+        wrong = [c.__qualname__ for c, names in before.items()
+                 if names != [a.name for a in attrs.fields(c)]]
+        print(len(classes), wrong)
+        """
+    )
+    count, wrong = out.split(" ", 1)
+    assert int(count) > 300
+    assert wrong == "[]"

@@ -239,6 +239,8 @@ NOT = {
         "random",
         "shutil",
         "tempfile",
+        "subprocess",  # the watchdog's, loaded when it starts
+        "claude_sdk._listing",  # a store's summaries, loaded on the first append
         "claude_sdk.tool_inputs",
         "claude_sdk._mcp_bridge",
     },

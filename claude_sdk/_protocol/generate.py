@@ -168,9 +168,13 @@ class Generator:
             "_map": map,
             "_unstructure_any": self.unstructure_any,
         }
-        #: How decoded values are judged against their types (the one checker, `claude_sdk._fit`):
-        #: they hold instances; a union the codec dispatches is its business.
-        self.fit_rules = Rules(instances=True, skip=lambda tp: self.union_entry(tp) is not None)
+        #: How decoded values are judged against their types (the one checker,
+        #: `claude_sdk._fit`): they hold instances; a union the codec dispatches is its own.
+        self.fit_rules = Rules(
+            instances=True,
+            skip=lambda tp: self.union_entry(tp) is not None,
+            python_words=True,  # drift reports to Python developers
+        )
         self.structure_fns: dict[type, Callable[[dict[str, Any]], Any]] = {}
         self.unstructure_fns: dict[type, Callable[[Any], dict[str, Any]]] = {}
         #: What is built is built under this lock (see the module docstring); only the

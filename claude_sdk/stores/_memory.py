@@ -45,7 +45,6 @@ from ._contract import (
 )
 from ._keys import check_key_part, subpath_is_safe
 from ._lease import SessionLease
-from ._summary import fold_for_store
 
 __all__ = [
     "MemoryStore",
@@ -294,6 +293,8 @@ class MemoryStore:
             transcript.mtime = self._next_mtime()
             if subpath is None:  # the summary folds what was stored, nothing else
                 prev = None if session.summary is None else orjson.loads(session.summary)
+                from ._summary import fold_for_store  # on the first append, not at import
+
                 folded = fold_for_store(prev, session_id, decode_lines(added))
                 folded["mtime"] = transcript.mtime
                 session.summary = orjson.dumps(folded)

@@ -38,11 +38,14 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import subprocess
 import threading
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import anyio.to_thread
+
+if TYPE_CHECKING:
+    import subprocess
 
 __all__ = [
     "GATE",
@@ -175,6 +178,8 @@ def _register(pgid: int, grace: float) -> None:
 def _ensure_and_send(line: str, grace: float) -> None:
     """Write ``line`` to the running watchdog, or start one (under `_lock`) that takes every
     group and directory held so far, then the line."""
+    import subprocess  # here, where a watchdog starts: not in every program's import
+
     shared = _shared
     process = shared.process
     if process is not None and process.returncode is None and _send(shared, line):
@@ -287,6 +292,8 @@ def _unregister(pgid: int) -> subprocess.Popen[bytes] | None:
 
 
 def _reap(process: subprocess.Popen[bytes]) -> None:
+    import subprocess
+
     try:
         process.wait(timeout=STAND_DOWN_WAIT)
     except subprocess.TimeoutExpired:
