@@ -92,13 +92,20 @@ def _is_abstract(cls: type) -> bool:
     return False
 
 
+def _private(name: str) -> str:
+    head, _, last = name.rpartition(".")
+    return f"{head}._{last}"
+
+
 def _collect(base: type) -> tuple[type, ...]:
     return tuple(
         value
         for module in MODEL_MODULES
         for value in vars(module).values()
         if isinstance(value, type)
-        and value.__module__ == module.__name__
+        # defined in the module or in its private twin (``claude_sdk._messages`` for
+        # ``claude_sdk.messages``: trio's layout), not imported from another model module
+        and value.__module__ in (module.__name__, _private(module.__name__))
         and attrs.has(value)
         and issubclass(value, base)
         and not _is_abstract(value)

@@ -242,12 +242,20 @@ def _reachable(g: dict[str, set[str]], start: str) -> set[str]:
 
 MODEL_MODULES = [
     f"{PACKAGE}._base",
+    f"{PACKAGE}._attrs",
+    f"{PACKAGE}._fit",
     f"{PACKAGE}.messages",
+    f"{PACKAGE}._messages",
     f"{PACKAGE}.control",
+    f"{PACKAGE}._control",
     f"{PACKAGE}.hooks",
+    f"{PACKAGE}._hooks",
     f"{PACKAGE}.permissions",
+    f"{PACKAGE}._permissions",
     f"{PACKAGE}.tool_inputs",
+    f"{PACKAGE}._tool_inputs",
     f"{PACKAGE}.tool_outputs",
+    f"{PACKAGE}._tool_outputs",
     f"{PACKAGE}.options",
     f"{PACKAGE}.errors",
 ]

@@ -40,6 +40,11 @@ from tests.support.gen_exports import ReExports
 
 PUBLIC_MODULES: list[ModuleType] = [messages, control, hooks, permissions, errors, wire]
 MODEL_MODULES = {m.__name__ for m in (messages, control, hooks, permissions, errors)}
+#: Where the classes of the model modules are defined (trio's layout: private code, public
+#: names): ``claude_sdk._messages`` for ``claude_sdk.messages``, ...
+MODEL_MODULES |= {
+    f"claude_sdk._{m.__name__.rpartition('.')[2]}" for m in (messages, control, hooks, permissions)
+}
 LAZY_PACKAGES: list[ModuleType] = [claude_sdk, claude_sdk.transports, claude_sdk.testing]
 
 #: Names a package imports eagerly (everything else is lazy).
@@ -244,8 +249,19 @@ NOT = {
         "claude_sdk.tool_inputs",
         "claude_sdk._mcp_bridge",
     },
-    "import claude_sdk.sync": {"claude_sdk.session", "claude_sdk.messages", "anyio"},
-    "from claude_sdk import tool": {"claude_sdk.messages", "cattrs", "anyio", "mcp"},
+    "import claude_sdk.sync": {
+        "claude_sdk.session",
+        "claude_sdk.messages",
+        "claude_sdk._messages",
+        "anyio",
+    },
+    "from claude_sdk import tool": {
+        "claude_sdk.messages",
+        "claude_sdk._messages",
+        "cattrs",
+        "anyio",
+        "mcp",
+    },
     # A worker reads its steps before it opens a session: no session, store or transport yet.
     "from claude_sdk import read_steps": {
         "mcp",
