@@ -138,7 +138,10 @@ async def test_get_hooks_listing_lists_settings_hooks_not_the_hosts(e2e: E2E) ->
 
 
 async def test_background_tasks_moves_a_running_bash_command_to_the_background(e2e: E2E) -> None:
-    e2e.api.reply(tool_use=("Bash", {"command": "sleep 15; echo slept", "description": "wait"}))
+    # a command that never ends (the CLI refuses one long leading sleep): had the turn waited
+    # for it, the turn would outlast the test's timeout (a rule, not a duration, is checked)
+    forever = "while :; do sleep 1; done; echo slept"
+    e2e.api.reply(tool_use=("Bash", {"command": forever, "description": "wait"}))
     e2e.api.reply(text="moved on")
     options = e2e.options(allowed_tools=["Bash"])
     async with cs.open_session(options, transport=e2e.transport()) as session:
@@ -146,7 +149,6 @@ async def test_background_tasks_moves_a_running_bash_command_to_the_background(e
         await session.send("run it")
         receipt = None
         task_id = None
-        started = anyio.current_time()
         async for message in session.receive_response():
             if isinstance(message, TaskStartedMessage) and receipt is None:
                 task_id = message.task_id
@@ -156,7 +158,6 @@ async def test_background_tasks_moves_a_running_bash_command_to_the_background(e
         assert receipt is not None
         assert receipt.backgrounded is True
         assert result.result == "moved on"
-        assert anyio.current_time() - started < 14  # the turn did not wait for the command
         assert task_id is not None
         await session.stop_task(task_id)
     (request,) = [r for r in e2e.api.main_requests if r.tool_results]
