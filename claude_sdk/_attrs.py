@@ -116,10 +116,20 @@ def _defer(cls: _T, make: Callable[..., Any], options: dict[str, Any], wire: boo
         build(cls)
         cls.__init__(self, *args, **kwargs)  # type: ignore[misc]
 
+    def setstate(self: Any, state: Any) -> None:
+        # Unpickling and ``copy`` make an instance without ``__init__``: the class is built
+        # first, or it would compare, hash and print as a plain object until something else
+        # built it (two equal Options unpickled in a fresh process were not equal).
+        build(cls)
+        self.__dict__.update(state)
+
     init.__name__, init.__qualname__ = "__init__", f"{cls.__qualname__}.__init__"
     init.__module__ = cls.__module__
+    setstate.__name__, setstate.__qualname__ = "__setstate__", f"{cls.__qualname__}.__setstate__"
     type.__setattr__(cls, "__deferred_attrs__", (make, {**options, "slots": False}, wire))
     type.__setattr__(cls, "__init__", init)
+    if "__setstate__" not in cls.__dict__:
+        type.__setattr__(cls, "__setstate__", setstate)
     type.__setattr__(cls, "__attrs_attrs__", _Unbuilt(cls))
     return cls
 

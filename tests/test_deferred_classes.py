@@ -242,3 +242,19 @@ def test_declared_names_are_attrs_fields_for_every_class() -> None:
     count, wrong = out.split(" ", 1)
     assert int(count) > 300
     assert wrong == "[]"
+
+
+def test_an_unpickled_instance_builds_its_class() -> None:
+    """In a fresh process, two equal Options unpickled before any was made compared unequal
+    (the class was not built: no attrs ``__eq__`` yet)."""
+    data = pickle.dumps(cs.Options(model="m", max_turns=3))
+    out = fresh(
+        f"""
+        import copy, pickle
+        a = pickle.loads({data!r})
+        b = pickle.loads({data!r})
+        import claude_sdk as cs
+        print(a == b, a == cs.Options(model="m", max_turns=3), copy.copy(a) == a, a.model)
+        """
+    )
+    assert out == "True True True m"
