@@ -313,3 +313,23 @@ def test_exported_class_is_importable_from_its_module(name: str) -> None:
     namespace: dict[str, object] = {}
     exec(f"from claude_sdk import {name}\nfrom {cls.__module__} import {name} as other", namespace)
     assert namespace[name] is namespace["other"] is cls
+
+
+@pytest.mark.parametrize("public", [messages, control, hooks, permissions])
+def test_a_private_model_module_has_every_public_name_in_its_public_module(
+    public: ModuleType,
+) -> None:
+    """The classes live in ``claude_sdk._messages`` (...); the one list of their public
+    names is the public module's: a class added there and not listed would be unreachable."""
+    private = importlib.import_module(f"claude_sdk._{public.__name__.rpartition('.')[2]}")
+    defined = {
+        name
+        for name, value in vars(private).items()
+        if not name.startswith("_") and getattr(value, "__module__", None) == private.__name__
+    }
+    assert defined  # the check cannot pass on nothing
+    for name in defined:
+        assert getattr(public, name) is getattr(private, name), name
+    assert sorted(defined - set(public.__all__)) == sorted(
+        n for n in defined if n in ("UserPayload", "UnknownControlResponse")
+    )
