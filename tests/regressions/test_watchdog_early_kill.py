@@ -246,6 +246,17 @@ def cmdline(pid: int) -> list[bytes]:
     return Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
 
 
+async def exec_done(pid: int, program: bytes) -> list[bytes]:
+    """The command line of ``pid`` once it has exec'd ``program``.
+
+    Right after the spawn returns, the child may still be between fork and exec (its
+    command line is empty, or the parent's); on a loaded machine that lasts a while.
+    """
+    while (line := cmdline(pid))[0] != program:
+        await anyio.sleep(0.01)
+    return line
+
+
 async def gated_recorder(tmp_path: Path) -> tuple[Path, anyio.abc.Process, int, int]:
     """The recorder spawned through the gate, which is left shut."""
     cli = executable(tmp_path / "claude", RECORDER)
@@ -258,7 +269,8 @@ async def test_a_gate_whose_stdin_closes_runs_nothing(tmp_path: Path) -> None:
     """The host died before opening the gate: the CLI never runs."""
     record, process, stdin_fd, stdout_fd = await gated_recorder(tmp_path)
     try:
-        waiting = cmdline(process.pid)
+        with anyio.fail_after(10):
+            waiting = await exec_done(process.pid, _watchdog.SHELL.encode())
     finally:
         os.close(stdin_fd)
         os.close(stdout_fd)
