@@ -274,7 +274,9 @@ def package(session: nox.Session) -> None:
 
     No extras (``mcp`` absent; a FakeCLI turn and an offline real-CLI turn work; an in-process
     tool names the extra), ``[mcp]`` (the real CLI calls an in-process tool), and ``[all]`` at
-    the lowest versions the dependencies declare (installable together, a turn works).
+    the lowest versions the dependencies declare (installable together, a turn works). And the
+    documented ``pytest examples/test_my_agent.py`` in a venv with the wheel and pytest only
+    (tests/support/check_user_pytest.py).
     """
     session.install("-e", ".", *TEST_DEPS)
     tmp = os.path.abspath(session.create_tmp())
@@ -290,6 +292,8 @@ def package(session: nox.Session) -> None:
         ("lowest", f"{wheel}[all]", ["--resolution", "lowest-direct", *_declared()]),
         # Without mcp, whose own bounds lift anyio's: the package's bounds alone.
         ("lowest-core", f"{wheel}[trio]", ["--resolution", "lowest-direct", *_declared("trio")]),
+        # What docs/testing.md has a user install to run examples/test_my_agent.py.
+        ("user", wheel, ["pytest"]),
     ):
         venv = venvs[name] = os.path.join(tmp, f"venv-{name}")
         shutil.rmtree(venv, ignore_errors=True)
@@ -326,23 +330,45 @@ def package(session: nox.Session) -> None:
         "--scratch",
         scratch,
     ]
+    # The documented `pytest examples/test_my_agent.py`, from the root, in the user's venv.
+    user = [
+        os.path.join(session.bin, "python"),
+        "tests/support/check_user_pytest.py",
+        "--venv",
+        venvs["user"],
+    ]
     if _netns_available():
         session.run("tests/support/netns_run.sh", *check, external=True)
+        session.run("tests/support/netns_run.sh", *user, external=True)
     else:
         session.warn("no network namespace available: the real CLI runs with the offline env")
         session.run(*check)
+        session.run(*user)
 
 
 @nox.session(python="3.11")
 def docs(session: nox.Session) -> None:
     """The documentation site (MkDocs, Material, mkdocstrings), strict: a warning fails it.
 
-    Builds into site/, then checks that every public name has an entry in the API reference.
-    The docs' code blocks run in the test suite (tests/test_docs_code_blocks.py).
+    Builds into site/, then checks that every public name has an entry in the API reference,
+    and runs the checks of the built site in tests/test_docs_layout.py (the Options page
+    starts with the class, the search index ranks guides above the API, nothing cites a file
+    outside the site). The docs' code blocks run in the test suite
+    (tests/test_docs_code_blocks.py).
     """
-    session.install("-e", ".[all]", *DOCS_DEPS)
+    session.install("-e", ".[all]", *DOCS_DEPS, *TEST_DEPS)
     session.run("mkdocs", "build", "--strict", env={"NO_MKDOCS_2_WARNING": "1"})
     session.run("python", "tests/support/check_api_reference.py", "site/objects.inv")
+    session.run(
+        "pytest",
+        "tests/test_docs_layout.py",
+        "-k",
+        "built",
+        "-p",
+        "no:randomly",
+        "-q",
+        env={"CLAUDE_SDK_DOCS_SITE": "site"},
+    )
 
 
 @nox.session(python="3.11")

@@ -177,6 +177,7 @@ if TYPE_CHECKING:
     from .query import Reply as Reply
     from .query import ask as ask
     from .query import query as query
+    from .query import text_deltas as text_deltas
     from .retry import RetryAttempt as RetryAttempt
     from .retry import RetryPolicy as RetryPolicy
     from .sandbox import SandboxFilesystemConfig as SandboxFilesystemConfig
@@ -203,6 +204,7 @@ if TYPE_CHECKING:
     from .tools import ToolResult as ToolResult
     from .tools import create_sdk_mcp_server as create_sdk_mcp_server
     from .tools import tool as tool
+    from .transports.base import Transport as Transport
     from .usage import AgentUsage as AgentUsage
     from .usage import TokenUsage as TokenUsage
     from .usage import UsageReport as UsageReport
@@ -327,6 +329,7 @@ _LAZY: dict[str, str] = {
     "Reply": "query",
     "ask": "query",
     "query": "query",
+    "text_deltas": "query",
     "RetryAttempt": "retry",
     "RetryPolicy": "retry",
     "SandboxFilesystemConfig": "sandbox",
@@ -353,6 +356,7 @@ _LAZY: dict[str, str] = {
     "ToolResult": "tools",
     "create_sdk_mcp_server": "tools",
     "tool": "tools",
+    "Transport": "transports.base",
     "AgentUsage": "usage",
     "TokenUsage": "usage",
     "UsageReport": "usage",
@@ -477,6 +481,7 @@ __all__ = [
     "Reply",
     "ask",
     "query",
+    "text_deltas",
     "RetryAttempt",
     "RetryPolicy",
     "SandboxFilesystemConfig",
@@ -503,6 +508,7 @@ __all__ = [
     "ToolResult",
     "create_sdk_mcp_server",
     "tool",
+    "Transport",
     "AgentUsage",
     "TokenUsage",
     "UsageReport",

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import attrs
 
 __all__ = [
+    "after_build",
     "after_model_build",
     "build",
     "class_default",
@@ -69,7 +70,23 @@ def build(cls: type) -> type:
         if wire:
             for step in _AFTER_MODEL_BUILD:
                 step(cls)
+        for step in _AFTER_BUILD.pop(cls, ()):
+            step(cls)
     return cls
+
+
+#: What runs right after one class is built (`after_build`).
+_AFTER_BUILD: dict[type, list[Callable[[type], object]]] = {}
+
+
+def after_build(cls: type, step: Callable[[type], object]) -> None:
+    """Run ``step(cls)`` once attrs has built ``cls`` (now, if it is built already): a class
+    adds to what attrs generates (`claude_sdk.options` explains unknown keywords)."""
+    with _BUILD_LOCK:
+        if isinstance(cls.__dict__.get("__attrs_attrs__"), _Unbuilt):
+            _AFTER_BUILD.setdefault(cls, []).append(step)
+            return
+    step(cls)
 
 
 #: What runs right after a `model` class is built (`after_model_build`).

@@ -101,8 +101,7 @@ __all__ = [
 
 _JSON = dict[str, Any]
 
-#: The hook events of CLI 2.1.330 (§9.1), in the order of the protocol's table, and the ones
-#: newer CLIs add (`HOOK_EVENT_SINCE`).
+#: The hook events of CLI 2.1.330, and the ones newer CLIs add (`HOOK_EVENT_SINCE`).
 HookEvent = Literal[
     "PreToolUse",
     "PostToolUse",

@@ -28,13 +28,24 @@ Invariants:
   overrides ``create_initialization_options``, which is then called as it is. Prompts and
   resources keep ``listChanged: false``: CLI 2.1.330 and 2.1.331 in stream-json mode act on
   no such notification (only their interactive mode does).
-* Relisting: once the server said its tools changed (its own notification, or
-  `SdkMcpServer.notify_tools_changed`) and the CLI has listed them before, a ``tools/call``
-  result waits until the CLI listed them again (at most `RELIST_WAIT` seconds, then a
-  warning): within a turn the CLI builds its next model request as soon as it has a result
-  and does not wait for a list it was told of (before a new turn it does). The hold ends as
-  the ``tools/list`` answer goes back to the session, whose local transport writes it without
-  yielding first: it precedes the held result on the wire.
+* Tools changed: one rule for however a server says so. Its own
+  ``notifications/tools/list_changed`` (a low-level server's
+  ``ctx.session.send_tool_list_changed()``), `SdkMcpServer.notify_tools_changed`, and a
+  ``ToolsListChanged`` published on its subscription bus all reach the CLI as that
+  notification. The bus is what ``MCPServer``'s ``ctx.notify_tools_changed()`` publishes on
+  (also a low-level server's ``ListenHandler``): mcp delivers it only to
+  ``subscriptions/listen`` streams (protocol 2026-07-28), which the CLI never opens, so the
+  bridge subscribes to the bus itself. A bus event is relayed by a task of its own (at most
+  one pending: the event says "list again", however often it came), so what the tool writes
+  after it does not wait for the CLI's acknowledgement; the hold below starts as it is
+  published. Prompts and resources events are not relayed (see Capabilities).
+* Relisting: once the server said its tools changed (any of the above) and the CLI has
+  listed them before, a ``tools/call`` result waits until the CLI listed them again (at most
+  `RELIST_WAIT` seconds, then a warning): within a turn the CLI builds its next model
+  request as soon as it has a result and does not wait for a list it was told of (before a
+  new turn it does). The hold ends as the ``tools/list`` answer goes back to the session,
+  whose local transport writes it without yielding first: it precedes the held result on
+  the wire.
 * Ids: the CLI numbers its requests per server and restarts after a reconnect, so requests
   reach the server under ids of the bridge's own (``cli-<n>``) and answers go back under the
   CLI's. A ``notifications/cancelled`` of the CLI is rewritten to the bridge's id, so the
@@ -116,6 +127,19 @@ def is_in_process_server(value: object) -> bool:
     )
 
 
+def _subscription_bus(server: object, lowlevel: Any) -> Any | None:
+    """The bus ``server`` publishes its change events on (``mcp.server.subscriptions``), or
+    None: an ``MCPServer``'s (``ctx.notify_tools_changed()`` publishes there, even when it
+    serves no ``subscriptions/listen``), else that of the ``ListenHandler`` a low-level
+    server was given."""
+    bus = getattr(server, "_subscriptions", None)
+    if bus is None:
+        handlers = getattr(lowlevel, "_request_handlers", None)
+        entry = handlers.get("subscriptions/listen") if isinstance(handlers, Mapping) else None
+        bus = getattr(getattr(entry, "handler", None), "_bus", None)
+    return bus if callable(getattr(bus, "subscribe", None)) else None
+
+
 def _initialization_options(server: Any) -> Any:
     """The options ``server`` is initialized with (see the module docstring)."""
     from mcp.server import NotificationOptions
@@ -149,6 +173,7 @@ class McpBridge:
         self._raw: RawMcpHandler | None = None
         self._server: Any = None
         self._sdk: SdkMcpServer | None = None
+        self._bus: Any = None
         if hasattr(server, "to_mcp_server"):  # claude_sdk.tools.SdkMcpServer
             from .tools import SdkMcpServer
 
@@ -163,12 +188,14 @@ class McpBridge:
                 raise TypeError(
                     f"mcp_servers[{name!r}]: {type(server).__name__} is not an MCP server"
                 )
+            self._bus = _subscription_bus(server, self._server)
         self._write: Any = None
         self._calls: dict[str, _Call] = {}  # by the bridge's id
         self._by_cli_id: dict[Any, _Call] = {}  # by the CLI's id
         self._counter = 0
         self._listings = 0  # tools/list requests answered
         self._relisted: anyio.Event | None = None  # set once the CLI lists the tools again
+        self._published: anyio.Event | None = None  # set when the bus said the tools changed
 
     async def run(
         self, *, task_status: anyio.abc.TaskStatus[None] = anyio.TASK_STATUS_IGNORED
@@ -185,8 +212,17 @@ class McpBridge:
                 "pip install 'claude-sdk-py[mcp]'"
             ) from exc
 
+        from mcp.shared.subscriptions import ToolsListChanged
+
+        def published(event: object) -> None:  # a bus listener: synchronous, never raises
+            if isinstance(event, ToolsListChanged) and self._published is not None:
+                self._expect_relist()  # now: the tool's result may come before the relay
+                self._published.set()
+
         options = _initialization_options(self._server)
         detach = self._sdk._attach(self._relay) if self._sdk is not None else None
+        self._published = anyio.Event()
+        unsubscribe = self._bus.subscribe(published) if self._bus is not None else None
         try:
             async with create_client_server_memory_streams() as (client, server_streams):
                 client_read, client_write = client
@@ -195,11 +231,18 @@ class McpBridge:
                 async with anyio.create_task_group() as tg:
                     tg.start_soon(self._server.run, server_read, server_write, options)
                     tg.start_soon(self._pump, client_read)
+                    if unsubscribe is not None:
+                        tg.start_soon(self._relay_published)
                     task_status.started()
                     await anyio.sleep_forever()
         finally:
             if detach is not None:
                 detach()
+            if unsubscribe is not None:
+                try:
+                    unsubscribe()
+                except Exception as exc:  # a bus of the user's: it must not fail the session
+                    logger.info("MCP server %r: the bus did not unsubscribe: %r", self.name, exc)
 
     async def _pump(self, read: Any) -> None:
         """Route what the server writes, in order: responses to their waiters, the rest to
@@ -221,17 +264,34 @@ class McpBridge:
             except Exception as exc:  # the CLI may be gone; the server must not die of it
                 logger.info("could not relay a message of MCP server %r: %r", self.name, exc)
 
+    async def _relay_published(self) -> None:
+        """Tell the CLI each time the server's bus said its tools changed (one notification
+        for the events published while the previous one was on its way)."""
+        while self._published is not None:
+            await self._published.wait()
+            self._published = anyio.Event()
+            try:
+                await self._relay({"jsonrpc": "2.0", "method": _TOOLS_CHANGED})
+            except Exception as exc:  # the CLI may be gone; the server must not die of it
+                logger.info("could not relay a message of MCP server %r: %r", self.name, exc)
+
     async def _relay(self, data: dict[str, Any]) -> None:
         """Send one message of the server to the CLI; returns once the CLI acknowledged it."""
         relist = data.get("method") == _TOOLS_CHANGED and self._listings > 0
-        if relist and self._relisted is None:
-            self._relisted = anyio.Event()  # before sending: the CLI may list at once
+        if relist:
+            self._expect_relist()  # before sending: the CLI may list at once
         try:
             await self._notify(self.name, data)
         except BaseException:
             if relist:
                 self._relist_done()
             raise
+
+    def _expect_relist(self) -> None:
+        """The server said its tools changed: hold results until the CLI lists them again
+        (when it listed them before; see `_wait_for_relist`)."""
+        if self._listings > 0 and self._relisted is None:
+            self._relisted = anyio.Event()
 
     def _relist_done(self) -> None:
         if self._relisted is not None:

@@ -386,7 +386,7 @@ class RateLimitInfo(WireModel):
 
 @model
 class AssistantMessage(Frame):
-    """One completed content block of a model response (§7.4).
+    """One completed content block of a model response.
 
     A response with thinking, text and a tool call arrives as three of these with one
     ``message.id``. ``content``, ``model`` and ``text`` are shortcuts into ``message``.
@@ -545,7 +545,7 @@ class UserMessage(Frame):
 
 @model
 class ResultMessage(Frame):
-    """The end of a turn (§7.6).
+    """The end of a turn.
 
     ``is_error`` is independent of ``subtype``: an API error ends as ``subtype="success"``
     with ``is_error=True``. ``total_cost_usd`` is cumulative for the process.
@@ -751,6 +751,28 @@ class ApiRetryMessage(SystemMessage):
     no_response: _JSON | None = None
 
 
+def _permission_fix(tool: object, reason_type: object) -> str:
+    """How to let ``tool`` run, after the CLI refused it without asking anyone for the
+    reason ``reason_type`` (its ``decision_reason_type``: None when no rule or mode allowed
+    the call and nothing was there to ask, ``"rule"`` for a rule, ``"mode"`` for the
+    permission mode)."""
+    if reason_type == "mode":
+        return f"the permission mode refuses {tool} (Options.permission_mode)"
+    if reason_type == "rule":
+        return (
+            f"a permission rule (Options.allowed_tools/disallowed_tools or the settings' "
+            f"permissions) leaves {tool} to a prompt that nobody answers: answer it with "
+            f"Options(can_use_tool=...) or change the rule"
+        )
+    text = str(tool)
+    rule = text if not text.startswith("mcp__") else "__".join(text.split("__")[:2])
+    return (
+        f"no permission was granted for {tool}: allow it with "
+        f"Options(allowed_tools=[{rule!r}]), or decide each call with "
+        f"Options(can_use_tool=...)"
+    )
+
+
 @model
 class PermissionDeniedMessage(SystemMessage):
     """A tool call was denied without asking (advisory; see ``result.permission_denials``)."""
@@ -762,6 +784,12 @@ class PermissionDeniedMessage(SystemMessage):
     agent_id: str | None = None
     decision_reason_type: str | None = None
     decision_reason: str | None = None
+
+    @property
+    def explanation(self) -> str:
+        """What the CLI said, and how to let the tool run (`_permission_fix`)."""
+        said = self.message if isinstance(self.message, str) else "(no message)"
+        return f"{said} -> {_permission_fix(self.tool_name, self.decision_reason_type)}"
 
 
 @model

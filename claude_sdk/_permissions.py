@@ -34,7 +34,7 @@ __all__ = [
     "PermissionResult",
 ]
 
-#: The modes ``set_permission_mode`` accepts (§10.1). The ``--permission-mode`` flag calls
+#: The modes ``set_permission_mode`` accepts. The ``--permission-mode`` flag calls
 #: ``default`` ``manual``; the protocol never does.
 PermissionMode = Literal["default", "acceptEdits", "plan", "bypassPermissions", "dontAsk", "auto"]
 

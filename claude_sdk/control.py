@@ -1,6 +1,6 @@
 """The control protocol: envelopes and a typed payload for every request subtype.
 
-Envelopes (§6.1) are the same in both directions:
+Envelopes are the same in both directions:
 
 * `ControlRequest` ``{type: "control_request", request_id, request: {subtype, ...}}``
 * `ControlResponse` ``{type: "control_response", response: ControlSuccess | ControlError}``

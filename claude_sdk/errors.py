@@ -1148,6 +1148,24 @@ def _describe_result(result: object) -> str:
     return head
 
 
+#: What to do about an error result, by ``kind`` (`ResultError.hint`, shown by ``str()``).
+RESULT_HINTS: Mapping[str, str] = {
+    "auth": (
+        "the CLI has no credentials that work: set ANTHROPIC_API_KEY (in the environment, "
+        "or Options(env={'ANTHROPIC_API_KEY': ...})), or sign in once by running `claude` "
+        "and /login. To work offline without an account (tests, CI), use "
+        "claude_sdk.testing: FakeCLI (a scripted CLI) or FakeMessagesAPI (the real CLI "
+        "against a fake API)"
+    ),
+    "max_turns": "the turn used every model round Options.max_turns allows: raise it",
+    "budget": "the session spent Options.max_budget_usd: raise it, or start a new session",
+    "context_length": (
+        "the conversation no longer fits the model's context: compact it "
+        "(session.send('/compact')) or start a new session"
+    ),
+}
+
+
 class ResultError(ClaudeSDKError):
     """A turn ended with an error result.
 
@@ -1182,12 +1200,21 @@ class ResultError(ClaudeSDKError):
             return status in (408, 409, 429, 529) or status >= 500
         return self.kind in ("rate_limit", "overloaded", "api_error")
 
+    @property
+    def hint(self) -> str | None:
+        """What to do about an error of this ``kind`` (`RESULT_HINTS`), or None."""
+        return RESULT_HINTS.get(self.kind or "")
+
     def _default_message(self) -> str:
         return _describe_result(self.result)
 
     def _facts_text(self) -> str:
         subtype = getattr(self.result, "subtype", None)
         return f"kind={self.kind}, subtype={subtype}"
+
+    def _extra_text(self) -> str:
+        hint = self.hint
+        return "" if hint is None else f"\nhint: {hint}"
 
     def _facts(self) -> dict[str, Any]:
         return {**super()._facts(), "result": self.result}

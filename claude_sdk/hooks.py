@@ -1,6 +1,6 @@
 """Hooks on the wire: the input of every hook event and the output a host answers with.
 
-Shapes follow CLI 2.1.330 (``reference/PROTOCOL.md`` §9), and ``PreSkillShellCommand`` of CLI
+Shapes follow the hook events of CLI 2.1.330, and ``PreSkillShellCommand`` of CLI
 2.1.332 (`HOOK_EVENT_SINCE` says which CLI first has an event; `unsupported_hook_events`
 which registered events a CLI lacks). This module is only the wire model; the codec maps names
 (``_protocol/schema.py``), and ``_protocol/answers.py`` builds the answers.

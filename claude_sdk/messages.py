@@ -5,7 +5,7 @@ the camelCase ones). Fields the CLI may omit are optional (default ``None``). Fi
 does not know yet are kept in ``extra``; kinds it does not know become `UnknownMessage` /
 `UnknownBlock` holding the raw dict. Nothing the CLI sends is lost.
 
-Shapes follow CLI 2.1.330 (``reference/PROTOCOL.md`` §7 and §8); those seen on the wire are
+Shapes follow the messages and content blocks of CLI 2.1.330; those seen on the wire are
 typed most closely.
 """
 

@@ -10,8 +10,8 @@ string anywhere in the options may hold a NUL character (no command line or envi
 carry one), and every value sent as JSON must be one JSON can hold.
 
 How each option reaches the CLI (argv flag, environment variable or ``initialize`` field) is
-decided in one place, ``claude_sdk._protocol.launch``; ``reference/PROTOCOL.md`` §2.3 has the
-table. Lists given as one string are one item (``allowed_tools="Read"`` is ``("Read",)``),
+decided in one place, ``claude_sdk._protocol.launch`` (its module docstring has the
+rules). Lists given as one string are one item (``allowed_tools="Read"`` is ``("Read",)``),
 never the string's characters.
 """
 
@@ -27,11 +27,11 @@ import unicodedata
 import uuid
 import warnings
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from typing import Any, Literal, TypeAlias, TypeVar, cast, get_args
+from typing import Any, Final, Literal, TypeAlias, TypeVar, cast, get_args
 
 import attrs
 
-from ._attrs import frozen
+from ._attrs import after_build, frozen
 from ._base import WireModel
 from ._limits import DEFAULT_MAX_LINE_BYTES
 from ._schema import _is_schema_class, output_json_schema
@@ -109,10 +109,21 @@ class ClaudeSDKWarning(UserWarning):
     """
 
 
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
 def _warn(message: str) -> None:
-    # Options.__init__ (generated) -> __attrs_post_init__ -> _check -> here: point at the
-    # caller of Options(...).
-    warnings.warn(message, ClaudeSDKWarning, stacklevel=5)
+    # Point at the caller of Options(...): the first frame outside this package and the
+    # code attrs generated (Options.__init__ -> __attrs_post_init__ -> _check -> here).
+    frame = sys._getframe(0)
+    level = 1
+    while frame.f_back is not None and (
+        frame.f_code.co_filename.startswith(_PACKAGE_DIR)
+        or frame.f_code.co_filename.startswith("<attrs generated")
+    ):
+        frame = frame.f_back
+        level += 1
+    warnings.warn(message, ClaudeSDKWarning, stacklevel=level)
 
 
 # ======================================================================================
@@ -1397,7 +1408,7 @@ class McpHttpServer:
 
 
 McpServerConfig: TypeAlias = McpStdioServer | McpSSEServer | McpHttpServer | Mapping[str, Any]
-"""A server the CLI connects to itself (a typed config or the wire dict of §11.1). Any other
+"""A server the CLI connects to itself (a typed config or the CLI's wire dict). Any other
 value in ``Options.mcp_servers`` is an in-process server."""
 
 _MCP_CONFIG_CLASSES = (McpStdioServer, McpSSEServer, McpHttpServer)
@@ -1549,7 +1560,7 @@ _BAD_SKILL = re.compile(r"[(),*?\[\]\x00-\x1f\x7f]")
 
 
 def skill_name_problem(name: object) -> str | None:
-    """Why ``name`` is not a valid skill name (§2.3), or None when it is."""
+    """Why ``name`` is not a valid skill name, or None when it is."""
     if not isinstance(name, str):
         return f"{_show(name)} is not a string"
     if not name:
@@ -1696,7 +1707,11 @@ class Options:
     ``allow_dangerously_skip_permissions`` (implied by ``"bypassPermissions"``; as root the
     CLI also needs ``IS_SANDBOX=1`` in ``env``), ``can_use_tool`` (the host answers permission
     prompts), ``permission_prompt_tool_name`` (an MCP tool answers them instead),
-    ``permission_prompts``.
+    ``permission_prompts``, ``allow_in_process_tools`` (True by default: the tools of the
+    in-process servers given in ``mcp_servers`` are allowed with the rule ``mcp__<server>``
+    unless ``can_use_tool`` or ``permission_prompt_tool_name`` decides permissions, or
+    ``allowed_tools`` names a rule of that server; the CLI's deny and ask rules, and
+    ``permission_mode``, still win. False: they are asked about like any other tool).
 
     **MCP, settings, plugins.** ``mcp_servers`` (name -> `McpStdioServer`, `McpSSEServer`,
     `McpHttpServer` or the wire dict; any other value is an in-process server; or a path for
@@ -1824,6 +1839,7 @@ class Options:
     permission_prompts: PermissionPrompts | None = attrs.field(
         default=None, validator=_one_of(_PERMISSION_PROMPTS)
     )
+    allow_in_process_tools: bool = attrs.field(default=True, validator=_bool)
 
     # -- MCP, settings, plugins -------------------------------------------------------
     mcp_servers: dict[str, Any] | str = attrs.field(
@@ -2386,3 +2402,75 @@ def _check(o: Options) -> None:
                 "callback is consulted; narrow the rule (for example 'Bash(git:*)') or use a "
                 "PreToolUse hook"
             )
+
+
+# ======================================================================================
+# An unknown keyword names the option meant
+
+#: Options of ``claude-agent-sdk``'s ``ClaudeAgentOptions`` that have another name here.
+OFFICIAL_NAMES: Final[Mapping[str, str]] = {
+    "debug_stderr": "stderr (a callback per stderr line)",
+    "max_buffer_size": "max_line_bytes",
+    "load_timeout_ms": "session_store_load_timeout (in seconds)",
+}
+
+
+def _unknown_keyword(cls: type, exc: TypeError, kwargs: Mapping[str, Any]) -> Exception | None:
+    """The error that names the right option for an unknown keyword ``Options(...)`` got,
+    or None when ``exc`` is not about one."""
+    text = str(exc)
+    if "unexpected keyword argument" not in text:
+        if "positional argument" in text:
+            return OptionsError(
+                "Options takes keyword arguments only: Options(model='sonnet', max_turns=3, ...)",
+                option="",
+            )
+        return None
+    names = [a.alias for a in attrs.fields(cls) if a.init]
+    unknown = [key for key in kwargs if key not in names]
+    if not unknown:
+        return None
+    import difflib
+
+    hints: list[str] = []
+    for key in unknown:
+        if key in OFFICIAL_NAMES:
+            hints.append(f"{key!r} is {OFFICIAL_NAMES[key]} here")
+            continue
+        close = difflib.get_close_matches(key, names, n=3, cutoff=0.6)
+        if close:
+            hints.append(f"{key!r}: did you mean {' or '.join(map(repr, close))}?")
+        else:
+            hints.append(f"{key!r} is not an option")
+    return OptionsError(
+        f"Options got an unknown option: {'; '.join(hints)} (every option: "
+        "help(claude_sdk.Options), or the Options reference)",
+        option=unknown[0],
+    )
+
+
+def _explain_unknown_keywords(cls: type) -> None:
+    """Make ``cls.__init__`` (generated by attrs) name the option an unknown keyword
+    probably meant; the happy path pays one ``try``."""
+    generated = cls.__dict__["__init__"]
+
+    def init(self: Any, *args: Any, **kwargs: Any) -> None:
+        try:
+            generated(self, *args, **kwargs)
+        except TypeError as exc:
+            if type(exc) is not TypeError:
+                raise
+            better = _unknown_keyword(cls, exc, kwargs)
+            if better is None:
+                raise
+            raise better from None
+
+    init.__name__, init.__qualname__ = "__init__", f"{cls.__qualname__}.__init__"
+    init.__module__ = cls.__module__
+    init.__doc__ = generated.__doc__
+    init.__signature__ = inspect.signature(generated)  # type: ignore[attr-defined]
+    init.__annotations__ = generated.__annotations__
+    type.__setattr__(cls, "__init__", init)
+
+
+after_build(Options, _explain_unknown_keywords)

@@ -1,8 +1,8 @@
 """Permissions: modes, permission updates and the answers to ``can_use_tool``.
 
-Shapes follow CLI 2.1.330 (``reference/PROTOCOL.md`` §10 and §6.6). Field names are snake_case;
-the codec writes the camelCase wire keys (``toolName``, ``ruleContent``, ``updatedInput``,
-``updatedPermissions``, ``toolUseID``, ``decisionClassification``).
+Shapes follow CLI 2.1.330 (its permission payloads and the ``can_use_tool`` request). Field
+names are snake_case; the codec writes the camelCase wire keys (``toolName``, ``ruleContent``,
+``updatedInput``, ``updatedPermissions``, ``toolUseID``, ``decisionClassification``).
 
 * `PermissionUpdate` is keyed on ``type``. An unknown ``type`` decodes to
   `UnknownPermissionUpdate` (the raw dict), so a new kind of suggestion never breaks a

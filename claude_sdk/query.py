@@ -26,7 +26,15 @@ from ._retrying import TurnRetry
 from ._schema import structure_output
 from ._structured import flag as flag_structured
 from .errors import ClaudeSDKError, ResultError, SessionClosedError, StructuredOutputError
-from .messages import ContentBlock, Message, ResultMessage, UserMessage
+from .messages import (
+    AssistantMessage,
+    ContentBlock,
+    Message,
+    PermissionDeniedMessage,
+    ResultMessage,
+    StreamEvent,
+    UserMessage,
+)
 from .options import Options
 from .retry import RetryAttempt
 from .session import MessageStream, open_session
@@ -35,7 +43,7 @@ from .transports.base import Transport
 if TYPE_CHECKING:
     from .usage import UsageReport
 
-__all__ = ["QueryContext", "Reply", "ask", "query"]
+__all__ = ["QueryContext", "Reply", "ask", "query", "text_deltas"]
 
 Prompt = str | Sequence[ContentBlock] | UserMessage | AsyncIterable[UserMessage]
 
@@ -66,6 +74,14 @@ class Reply:
         notification when a background command or subagent ended; `ResultMessage.own_turn`),
         in order. Their messages are in ``messages`` too; ``result`` is never one of them."""
         return tuple(m for m in self.messages[:-1] if isinstance(m, ResultMessage) and m.own_turn)
+
+    @property
+    def permission_denials(self) -> tuple[PermissionDeniedMessage, ...]:
+        """The tool calls the CLI refused without asking anyone in this turn (a permission
+        never granted, a rule, the permission mode), each with what the CLI said and
+        `PermissionDeniedMessage.explanation` (how to let it run). The model saw each
+        refusal as the tool's error result; the session also logs a warning per tool."""
+        return tuple(m for m in self.messages if isinstance(m, PermissionDeniedMessage))
 
     @property
     def structured_output(self) -> Any:
@@ -239,3 +255,52 @@ def reply_of(messages: Sequence[Message], options: Options | None) -> Reply:
             raise StructuredOutputError(result=result, problem=problem)
     output_type = options.output_type if options is not None else None
     return Reply(messages=tuple(messages), result=result, output_type=output_type)
+
+
+async def text_deltas(
+    messages: AsyncIterable[Message], *, subagents: bool = False
+) -> AsyncIterator[str]:
+    """The model's text as it streams, piece by piece, from a session's messages.
+
+    With ``Options(include_partial_messages=True)`` each ``text_delta`` of the model's
+    responses comes as the CLI streams it; a response that came without any (partial
+    messages off, or a CLI that did not stream it) comes whole, from its
+    `AssistantMessage`, so no text is ever dropped. Only the main agent's text, unless
+    ``subagents``. It reads ``messages`` to their end (one turn, for
+    `Session.receive_response`)::
+
+        options = Options(include_partial_messages=True)
+        async with open_session(options) as session:
+            await session.send("Tell me a story")
+            async for piece in text_deltas(session.receive_response()):
+                print(piece, end="", flush=True)
+    """
+    streamed: set[str] = set()  # ids of responses whose text came as deltas
+    current: str | None = None  # the id of the response being streamed
+    async for message in messages:
+        if isinstance(message, StreamEvent):
+            if message.parent_tool_use_id is not None and not subagents:
+                continue
+            event: object = message.event
+            if not isinstance(event, dict):
+                continue
+            kind = event.get("type")
+            if kind == "message_start":
+                started = event.get("message")
+                current = started.get("id") if isinstance(started, dict) else None
+            elif kind == "content_block_delta":
+                delta = event.get("delta")
+                if isinstance(delta, dict) and delta.get("type") == "text_delta":
+                    text = delta.get("text")
+                    if isinstance(text, str) and text:
+                        if current is not None:
+                            streamed.add(current)
+                        yield text
+        elif isinstance(message, AssistantMessage):
+            if message.parent_tool_use_id is not None and not subagents:
+                continue
+            if message.message.id in streamed:
+                continue
+            text = message.text
+            if text:
+                yield text

@@ -32,8 +32,9 @@ import importlib
 import logging
 import sys
 from collections.abc import AsyncIterable, AsyncIterator, Iterator, Mapping, Sequence
-from contextlib import asynccontextmanager
-from typing import Any, Final, Literal, TypeVar, overload
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, Final, Literal, NoReturn, TypeVar, overload
 
 import anyio
 import attrs
@@ -56,7 +57,7 @@ from .transports.base import Transport
 if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup
 
-__all__ = ["MessageStream", "Session", "open_session"]
+__all__ = ["MessageStream", "Session", "SessionContext", "open_session"]
 
 logger: logging.Logger = logging.getLogger("claude_sdk.session")
 
@@ -706,11 +707,66 @@ def default_transport() -> Transport:
     return transport
 
 
-@asynccontextmanager
-async def open_session(
+_OPEN_HINT = (
+    "open_session() returns an async context manager, not a session: write "
+    "`async with claude_sdk.open_session(options) as session:` and use `session` inside "
+    "the block (the block starts the CLI and ends it when left)"
+)
+
+
+class SessionContext(AbstractAsyncContextManager[Session]):
+    """What `open_session` returns: ``async with open_session(...) as session``.
+
+    Awaiting it (the official SDK's ``await client.connect()``), calling a session method on
+    it, or a plain ``with`` is a ``TypeError`` or ``AttributeError`` that shows the form
+    above: the CLI's process and tasks live inside the block, so there is no session
+    outside one.
+    """
+
+    __slots__ = ("_cm",)
+
+    def __init__(self, cm: AbstractAsyncContextManager[Session]) -> None:
+        self._cm = cm
+
+    async def __aenter__(self) -> Session:
+        return await self._cm.__aenter__()
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> bool | None:
+        return await self._cm.__aexit__(exc_type, exc, tb)
+
+    if not TYPE_CHECKING:  # at run time only: type checkers reject these uses anyway
+
+        def __await__(self) -> NoReturn:
+            raise TypeError(f"{_OPEN_HINT}; it is not awaited (as ClaudeSDKClient.connect is)")
+
+        def __enter__(self) -> NoReturn:
+            raise TypeError(f"{_OPEN_HINT}; a plain `with` does not work (use `async with`)")
+
+        def __exit__(self, *exc_info: object) -> None:  # never reached: __enter__ raises
+            return None
+
+        def __getattr__(self, name: str) -> NoReturn:
+            if name.startswith("__") or not hasattr(Session, name):
+                raise AttributeError(
+                    f"{type(self).__name__!r} object has no attribute {name!r} ({_OPEN_HINT})"
+                )
+            raise AttributeError(
+                f"{name!r} is an attribute of the session, not of what open_session() "
+                f"returns: {_OPEN_HINT}, then call `session.{name}`"
+            )
+
+
+def open_session(
     options: Options | None = None, *, transport: Transport | None = None
-) -> AsyncIterator[Session]:
+) -> SessionContext:
     """Start a CLI and hold a `Session` on it for the duration of the block.
+
+    ``async with open_session(options) as session:`` (see `SessionContext`).
 
     The CLI, the reader task and every callback handler live inside this block. Leaving it
     normally closes stdin and gives the CLI ``shutdown_grace`` (once) to settle and exit;
@@ -727,6 +783,18 @@ async def open_session(
         SessionBusyError: another live owner holds the session in the store
             (``session_lease="raise"``, the default, with a store that keeps leases).
     """
+    if options is not None and not isinstance(options, Options):
+        raise TypeError(
+            f"open_session() takes an Options, not {type(options).__name__} "
+            "(open_session(claude_sdk.Options(...)), or open_session() for the defaults)"
+        )
+    return SessionContext(_open_session(options, transport))
+
+
+@asynccontextmanager
+async def _open_session(
+    options: Options | None, transport: Transport | None
+) -> AsyncIterator[Session]:
     options = options if options is not None else Options()
     transport = transport if transport is not None else default_transport()
     prepared = await stored.prepare(options, runs_here=getattr(transport, "runs_here", True))

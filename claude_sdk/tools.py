@@ -57,6 +57,7 @@ Log records go to the ``claude_sdk.tools`` logger.
 
 from __future__ import annotations
 
+import copy
 import enum
 import functools
 import inspect
@@ -277,6 +278,9 @@ class SdkTool:
     meta: dict[str, Any] | None = None
     timeout: int | None = attrs.field(default=None, validator=lambda i, a, v: _check_ms(a, v))
     _plan: _Plan | None = attrs.field(default=None, alias="plan", repr=False)
+    #: A dict-taking handler (`tool` with ``input_schema``): arguments checked against
+    #: ``input_schema``, and an official ``{"content": [...], "is_error": ...}`` result.
+    _checked: bool = attrs.field(default=False, alias="checked", repr=False)
 
     def definition(self) -> dict[str, Any]:
         """This tool's entry in a ``tools/list`` result (MCP wire form)."""
@@ -323,6 +327,15 @@ class SdkTool:
     ) -> dict[str, Any]:
         args = dict(arguments or {})
         try:
+            if self._checked:
+                from ._structured import validate
+
+                problems = validate(args, self.input_schema)
+                if problems:
+                    return _error_result(
+                        f"Invalid arguments for tool {self.name!r}:\n"
+                        + "\n".join(f"- {problem}" for problem in problems)
+                    )
             if self._plan is None:
                 call: tuple[bool, list[Any], dict[str, Any]] = (
                     _is_async(self.handler),
@@ -352,9 +365,18 @@ class SdkTool:
                         f"{self.timeout} ms, and was cancelled"
                     )
         except Exception as exc:  # the model is told; the session goes on
-            logger.warning("tool %r raised %r", self.name, exc, exc_info=True)
+            logger.warning(
+                "tool %r raised %r: the model got it as the tool's error result and the "
+                "session goes on. Fix the tool; to report a failure on purpose, return "
+                "claude_sdk.ToolResult(content='what went wrong', is_error=True)",
+                self.name,
+                exc,
+                exc_info=True,
+            )
             return _error_result(_describe(exc))
         try:
+            if self._checked and _is_official_result(value):
+                return _official_result(value)
             return _result(value)
         except (TypeError, ValueError) as exc:
             logger.warning("tool %r returned an unsupported value: %s", self.name, exc)
@@ -387,16 +409,18 @@ def tool(name: Callable[..., Any], /) -> SdkTool: ...
 @overload
 def tool(
     name: str | None = None,
-    *,
     description: str | None = None,
+    input_schema: Mapping[str, Any] | type | None = None,
+    *,
     annotations: ToolAnnotations | Mapping[str, Any] | None = None,
     meta: Mapping[str, Any] | None = None,
     timeout: int | None = None,
 ) -> Callable[[Callable[..., Any]], SdkTool]: ...
 def tool(
     name: str | Callable[..., Any] | None = None,
-    *,
     description: str | None = None,
+    input_schema: Mapping[str, Any] | type | None = None,
+    *,
     annotations: ToolAnnotations | Mapping[str, Any] | None = None,
     meta: Mapping[str, Any] | None = None,
     timeout: int | None = None,
@@ -409,10 +433,22 @@ def tool(
     them and converted to those types before the function runs; arguments that do not fit
     are an ``isError`` result naming every bad field, and the function is not called.
 
+    The form of ``claude-agent-sdk`` works too: ``@tool("add", "Add two numbers",
+    {"a": float, "b": float})`` over ``async def add(args): ...``. With ``input_schema``
+    the function takes the arguments as one dict, and the schema is that mapping of names
+    to types (each required), a JSON Schema (a dict with ``"type"``), or a class with a
+    schema (a TypedDict, an attrs class, a dataclass, a pydantic model); arguments that do
+    not fit it are an ``isError`` result, and the function is not called. It may return
+    what a typed tool returns, or the official form, a dict with ``"content"`` (a list of
+    MCP content dicts) and ``"is_error"``.
+
     Args:
         name: the tool's name (default: the function's ``__name__``); letters, digits,
             ``_`` and ``-``, at most 64.
         description: what the tool does (default: the docstring's first paragraph).
+        input_schema: the arguments' schema, for a function that takes them as one dict
+            (the official SDK's form; see above). None: read from the function's
+            parameters.
         annotations: MCP tool annotations: a `ToolAnnotations` or the wire dict
             (``{"readOnlyHint": True}``).
         meta: the tool's ``_meta``, for example ``{"anthropic/alwaysLoad": True}`` (never
@@ -428,13 +464,113 @@ def tool(
         ValueError: the name is not a valid tool name; ``timeout`` is out of range.
     """
     if callable(name):
+        if description is not None or input_schema is not None:
+            raise TypeError(
+                "tool() takes the function alone (@tool) or, to configure it, the name "
+                "first: @tool('name', 'description', {'arg': type}) or "
+                "@tool(description=...)"
+            )
         return _make_tool(name, None, description, annotations, meta, timeout)
+    if name is not None and not isinstance(name, str):
+        raise TypeError(f"tool(): the name is a str, not {type(name).__name__}")
+    if description is not None and not isinstance(description, str):
+        raise TypeError(
+            f"tool(): the description is a str, not {type(description).__name__} (the "
+            "official form is @tool('name', 'description', {'arg': type}))"
+        )
     tool_name = name
+    schema = None if input_schema is None else _given_schema(input_schema)
 
     def decorate(fn: Callable[..., Any]) -> SdkTool:
-        return _make_tool(fn, tool_name, description, annotations, meta, timeout)
+        if not callable(fn):
+            raise TypeError(f"@tool(...) decorates a function, not {type(fn).__name__}")
+        if schema is None:
+            return _make_tool(fn, tool_name, description, annotations, meta, timeout)
+        return _dict_tool(fn, tool_name, description, schema, annotations, meta, timeout)
 
     return decorate
+
+
+def _given_schema(value: Mapping[str, Any] | type) -> dict[str, Any]:
+    """The JSON Schema of an ``input_schema`` given to `tool` (the official SDK's forms)."""
+    if isinstance(value, type):
+        try:
+            schema = json_schema(value)
+        except TypeError as exc:
+            raise TypeError(f"tool(): input_schema {value.__name__}: {exc}") from None
+        if schema.get("type") != "object":
+            raise TypeError(
+                f"tool(): input_schema {value.__name__} is not an object type (use a "
+                "TypedDict, an attrs class, a dataclass or a pydantic model)"
+            )
+        return schema
+    if not isinstance(value, Mapping):
+        raise TypeError(
+            "tool(): input_schema is a dict of argument names to types ({'city': str}), a "
+            f"JSON Schema dict, or a TypedDict class; not {type(value).__name__}"
+        )
+    if isinstance(value.get("type"), str) and all(isinstance(k, str) for k in value):
+        return copy.deepcopy(dict(value))  # a JSON Schema (the official SDK passes it on)
+    properties: dict[str, Any] = {}
+    for key, tp in value.items():
+        if not isinstance(key, str):
+            raise TypeError(f"tool(): input_schema keys are argument names, not {key!r}")
+        try:
+            properties[key] = json_schema(tp)
+        except TypeError as exc:
+            raise TypeError(f"tool(): input_schema[{key!r}]: {exc}") from None
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": list(properties),
+    }
+
+
+def _dict_tool(
+    fn: Callable[..., Any],
+    name: str | None,
+    description: str | None,
+    schema: dict[str, Any],
+    annotations: ToolAnnotations | Mapping[str, Any] | None,
+    meta: Mapping[str, Any] | None,
+    timeout: int | None,
+) -> SdkTool:
+    """A tool whose function takes the arguments as one dict (`tool` with input_schema)."""
+    if isinstance(fn, SdkTool):
+        raise TypeError(f"{fn.name!r} is already a tool")
+    name = name if name is not None else getattr(fn, "__name__", None)
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise ValueError(
+            f"invalid tool name {name!r}: use 1 to 64 letters, digits, '_' or '-' (pass name=)"
+        )
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        params = None
+    if params is not None:
+        positional = [
+            p
+            for p in params
+            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty
+        ]
+        takes_more = any(p.kind is p.VAR_POSITIONAL for p in params)
+        if len(positional) != 1 and not (takes_more and not positional):
+            raise TypeError(
+                f"tool {name!r}: with input_schema the function takes the arguments as one "
+                f"dict, `async def {name}(args): ...` (it takes {len(positional)} required "
+                "arguments); without input_schema, typed parameters give the schema"
+            )
+    summary, _ = _parse_docstring(inspect.getdoc(fn))
+    return SdkTool(
+        name=name,
+        description=description if description is not None else summary,
+        input_schema=schema,
+        handler=fn,
+        annotations=_annotations(annotations),
+        meta=dict(meta) if meta else None,
+        timeout=timeout,
+        checked=True,
+    )
 
 
 def _make_tool(
@@ -851,6 +987,30 @@ def _result(value: Any) -> dict[str, Any]:
         f"{type(value).__name__} is not a tool result (return str, content, a dict, an attrs, "
         "dataclass or pydantic instance, or ToolResult)"
     )
+
+
+def _is_official_result(value: Any) -> bool:
+    """A handler's return in the official SDK's form: ``{"content": [...], ...}``."""
+    return (
+        isinstance(value, Mapping)
+        and isinstance(value.get("content"), list)
+        and set(value) <= {"content", "is_error", "isError", "structuredContent", "_meta"}
+    )
+
+
+def _official_result(value: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``CallToolResult`` of an official-form return (content dicts kept as given)."""
+    content = [item if isinstance(item, Mapping) else _content(item) for item in value["content"]]
+    for item in content:
+        if not isinstance(item.get("type"), str):
+            raise TypeError(f"a content item needs a 'type': {item!r}")
+    error = value.get("is_error", value.get("isError", False))
+    out: dict[str, Any] = {"content": [dict(item) for item in content], "isError": bool(error)}
+    if value.get("structuredContent") is not None:
+        out["structuredContent"] = value["structuredContent"]
+    if value.get("_meta"):
+        out["_meta"] = dict(value["_meta"])
+    return out
 
 
 def _full_result(result: ToolResult) -> dict[str, Any]:

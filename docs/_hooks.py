@@ -25,7 +25,14 @@ def _home(name: str, obj: Any) -> str:
         parts.pop()
     public = ".".join(parts)
     if public == "claude_sdk":
-        for candidate in ("messages", "control", "hooks", "permissions", "errors", "options"):
+        for candidate in (
+            "messages",
+            "control",
+            "hooks",
+            "permissions",
+            "errors",
+            "options",
+        ):
             mod = importlib.import_module(f"claude_sdk.{candidate}")
             if name in getattr(mod, "__all__", ()):
                 return mod.__name__

@@ -13,6 +13,7 @@ from typing import Any
 
 import anyio
 import pytest
+from mcp.server.mcpserver import Context  # module level: MCPServer resolves annotations
 
 import claude_sdk._mcp_bridge as bridge
 from claude_sdk import Options, open_session
@@ -401,6 +402,92 @@ async def test_a_low_level_servers_own_notification_reaches_the_cli_before_its_r
         "listed unlock,write",
         "result ok",
     ]
+
+
+async def test_an_mcpserver_tool_that_notifies_through_its_context_is_relisted() -> None:
+    """``ctx.notify_tools_changed()`` publishes on the server's subscription bus (for
+    ``subscriptions/listen`` streams, which the CLI never opens): the bridge relays it as
+    ``notifications/tools/list_changed`` and holds the result as for any other server."""
+    from mcp.server.mcpserver import MCPServer
+
+    server = MCPServer("notes")
+
+    def write(text: str) -> str:
+        """Write a note."""
+        return f"wrote {text}"
+
+    @server.tool()
+    async def unlock(ctx: Context) -> str:
+        """Make write available."""
+        ctx.mcp_server.add_tool(write)
+        await ctx.notify_tools_changed()
+        return "unlocked"
+
+    seen: list[tuple[str, dict[str, Any]]] = []
+    order: list[str] = []
+
+    async def script(cli: ScriptedCLI) -> None:
+        notified = record_host_messages(cli, seen)
+        await connect(cli, "notes")
+        order.append("listed " + ",".join(await listed(cli, "notes", 1)))
+        call = await cli.start_mcp_message("notes", tools_call(2, "unlock"))
+        with anyio.fail_after(5):  # before the fix, nothing reached the CLI
+            await notified.wait()
+        await anyio.wait_all_tasks_blocked()
+        with pytest.raises(AnswerTimeoutError):  # held: the CLI has not listed again yet
+            await cli.answer(call, timeout=0)
+        order.append("listed " + ",".join(await listed(cli, "notes", 3)))
+        answer = await cli.answer(call)
+        order.append(answer["mcp_response"]["result"]["content"][0]["text"])
+        written = await cli.mcp_message("notes", tools_call(4, "write", {"text": "hi"}))
+        assert isinstance(written, dict)
+        order.append(written["mcp_response"]["result"]["content"][0]["text"])
+
+    fake = FakeCLI(script)
+    async with open_session(options({"notes": server}), transport=fake):
+        await fake.cli.script_done.wait()
+    fake.check()
+    assert seen == [("notes", TOOLS_CHANGED)]
+    assert order == ["listed unlock", "listed unlock,write", "unlocked", "wrote hi"]
+
+
+async def test_a_low_level_servers_listen_bus_reaches_the_cli_too() -> None:
+    """The same rule for a low-level server given a ``ListenHandler``: what is published on
+    its bus, from anywhere, tells the CLI its tools changed (other events do not)."""
+    from mcp import types
+    from mcp.server import Server
+    from mcp.server.subscriptions import (
+        InMemorySubscriptionBus,
+        ListenHandler,
+        PromptsListChanged,
+        ToolsListChanged,
+    )
+
+    async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=[])
+
+    bus = InMemorySubscriptionBus()
+    server = Server("low", on_list_tools=list_tools, on_subscriptions_listen=ListenHandler(bus))
+    seen: list[tuple[str, dict[str, Any]]] = []
+    ready = anyio.Event()
+
+    async def script(cli: ScriptedCLI) -> None:
+        notified = record_host_messages(cli, seen)
+        await connect(cli, "low")
+        await listed(cli, "low", 1)
+        ready.set()
+        with anyio.fail_after(5):
+            await notified.wait()
+        await listed(cli, "low", 2)
+
+    fake = FakeCLI(script)
+    async with open_session(options({"low": server}), transport=fake):
+        await ready.wait()
+        await bus.publish(PromptsListChanged())
+        await bus.publish(ToolsListChanged())
+        await fake.cli.script_done.wait()
+    fake.check()
+    assert seen == [("low", TOOLS_CHANGED)]
 
 
 # ======================================================================================

@@ -152,8 +152,30 @@ def hook_answer(codec: Codec, event: str, result: object) -> HookOutput | AsyncH
     if isinstance(result, (HookOutput, AsyncHookOutput)):
         return result
     if isinstance(result, Mapping):
-        return hook_output_of(codec, event, result)
-    raise UnfitAnswerError(f"hook returned {type(result).__name__}, not HookOutput, dict or None")
+        try:
+            return hook_output_of(codec, event, result)
+        except UnfitAnswerError as exc:
+            raise UnfitAnswerError(f"{exc}; {hook_fix(event)}") from None
+    raise UnfitAnswerError(
+        f"hook returned {type(result).__name__}, not HookOutput, dict or None; {hook_fix(event)}"
+    )
+
+
+def hook_fix(event: str) -> str:
+    """How a hook of ``event`` answers (said when its answer does not fit)."""
+    cls = _SPECIFIC.get(event)
+    if cls is None:
+        return "return None (no opinion), a claude_sdk.HookOutput, or a dict in the CLI's form"
+    example = (
+        "permission_decision='deny', permission_decision_reason='why'"
+        if event == "PreToolUse"
+        else "..."
+    )
+    return (
+        f"return None (no opinion), or claude_sdk.HookOutput(specific="
+        f"claude_sdk.hooks.{cls.__name__}({example})), or the CLI's dict form "
+        f"{{'hookSpecificOutput': {{'hookEventName': '{event}', ...}}}}"
+    )
 
 
 #: The event-specific output class of each hook event.

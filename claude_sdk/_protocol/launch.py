@@ -37,6 +37,10 @@ grace). ``Options -> (LaunchSpec, InitializeRequest)`` are pure functions (no I/
   official Python SDK's ``--system-prompt ""``; the API's ``system`` then holds only the
   billing header and the one-line Agent SDK identity (§6.4.3). `SystemPromptPreset` selects
   Claude Code's own prompt: no ``--system-prompt`` flag and no ``systemPrompt`` field.
+* ``allow_in_process_tools`` (`in_process_allow_rules`): ``mcp__<server>`` joins
+  ``--allowedTools`` for each in-process server, unless the host decides permissions
+  (``can_use_tool``, ``permission_prompt_tool_name``) or ``allowed_tools`` names a rule of
+  that server.
 * ``--permission-mode`` is omitted for ``default``; ``bypassPermissions`` adds
   ``--allow-dangerously-skip-permissions``. ``can_use_tool`` adds
   ``--permission-prompt-tool=stdio``.
@@ -117,8 +121,10 @@ __all__ = [
     "build_launch_spec",
     "debug_to_stderr",
     "hook_support_warning",
+    "in_process_allow_rules",
     "mcp_config",
     "mcp_server_wire",
+    "mcp_tool_prefix",
     "register_hooks",
     "sandbox_warning",
     "sandbox_wire",
@@ -467,6 +473,38 @@ def _skills_effects(options: Options) -> tuple[list[str], tuple[str, ...] | None
     return allowed, sources
 
 
+#: What the CLI turns into ``_`` in a server's name when it names the server's tools
+#: (``mcp__<server>__<tool>``; CLI 2.1.330 to 2.1.332).
+_MCP_NAME_UNSAFE: Final = re.compile(r"[^a-zA-Z0-9_-]")
+
+
+def mcp_tool_prefix(server: str) -> str:
+    """The rule that names every tool of the MCP server ``server``: ``mcp__<server>``, the
+    name as the CLI writes it in its tools' names."""
+    return f"mcp__{_MCP_NAME_UNSAFE.sub('_', server)}"
+
+
+def in_process_allow_rules(options: Options, servers: Iterable[str]) -> list[str]:
+    """The allow rules ``Options.allow_in_process_tools`` adds for the in-process
+    ``servers``: ``mcp__<server>`` for each, unless the host decides permissions itself
+    (``can_use_tool``, ``permission_prompt_tool_name``) or ``allowed_tools`` already names a
+    rule of that server (the user chose which of its tools run). The CLI's deny and ask
+    rules and the permission mode still win over an allow rule (tests/e2e, first hour)."""
+    if (
+        not options.allow_in_process_tools
+        or options.can_use_tool is not None
+        or options.permission_prompt_tool_name is not None
+    ):
+        return []
+    rules: list[str] = []
+    for server in servers:
+        prefix = mcp_tool_prefix(server)
+        if any(r == prefix or r.startswith(f"{prefix}__") for r in options.allowed_tools):
+            continue
+        rules.append(prefix)
+    return rules
+
+
 def _thinking_args(options: Options) -> list[str]:
     thinking = options.thinking
     if thinking is not None:
@@ -498,7 +536,9 @@ def build_argv(options: Options) -> list[str]:
         argv.append(_flag("system-prompt-file", o.system_prompt.path))
 
     # tools and permissions
+    path, in_process, external = mcp_delivery(o)
     allowed, setting_sources = _skills_effects(o)
+    allowed += [r for r in in_process_allow_rules(o, in_process) if r not in allowed]
     if isinstance(o.tools, ToolsPreset):
         argv.append(_flag("tools", "default"))
     elif o.tools is not None:
@@ -542,7 +582,6 @@ def build_argv(options: Options) -> list[str]:
 
     # MCP, settings, plugins: what may hold secrets (server headers and env, settings env)
     # travels in initialize, never on the command line (§2.4).
-    path, in_process, external = mcp_delivery(o)
     if path is not None:
         argv.append(_flag("mcp-config", path))
     if in_process:

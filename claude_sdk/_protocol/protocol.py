@@ -108,6 +108,7 @@ _SPECIAL: Final = frozenset(
         m.CommandLifecycleMessage,
         m.TranscriptMirrorMessage,
         m.UnknownMessage,
+        m.PermissionDeniedMessage,
     }
 )
 _NO_EVENTS: Final[tuple[Any, ...]] = ()
@@ -220,6 +221,7 @@ class Protocol:
         self._running: dict[str, None] = {}
         self._named = False  # the CLI names prompts (user_message_uuids, command_lifecycle)
         self._cancel_targets: dict[str, str] = {}  # cancel_async_message request -> uuid
+        self._denied_tools: set[str] = set()  # tools the CLI refused without asking
         self._watches: list[InterruptWatch] = []  # interrupts waiting for their outcome
         #: The host's prompts whose reply no consumer took yet (`claim`).
         self.ledger: Ledger = Ledger()
@@ -383,6 +385,10 @@ class Protocol:
             return None
         if cls is m.TranscriptMirrorMessage:
             return self._on_mirror(frame, line)
+        if cls is m.PermissionDeniedMessage:
+            self._on_denied(frame)
+            self.messages.append(frame)
+            return None
         if cls is m.ResultMessage:
             # Its fields decide the turn's outcome (`is_error` a string would make `ask`
             # raise): values of the wrong type are kept aside, not believed.
@@ -409,6 +415,15 @@ class Protocol:
         if self._named_ours(frame.user_message_uuids):
             self._named = True
         return None
+
+    def _on_denied(self, frame: m.PermissionDeniedMessage) -> None:
+        """Say once per tool that the CLI refused it without asking anyone, and how to
+        grant it: the model's text is otherwise the only trace (issue 30)."""
+        tool: object = frame.tool_name  # a newer CLI may send anything
+        if not isinstance(tool, str) or tool in self._denied_tools:
+            return
+        self._denied_tools.add(tool)
+        logger.warning("the CLI refused %s without asking: %s", tool, frame.explanation)
 
     def _named_ours(self, uuids: Any) -> list[str]:
         """Those of ``uuids`` (a frame's ``user_message_uuids``) that are open prompts."""
@@ -736,7 +751,11 @@ class Protocol:
         if self.failure is not None:
             raise self.failure
         if self.ended:
-            raise SessionClosedError("the session has ended")
+            raise SessionClosedError(
+                "the session has ended: use the session inside its `async with "
+                "open_session(...)` block; to go on with the conversation later, open a "
+                "new session with Options(resume=session.session_id)"
+            )
 
     def send_prompt(self, message: m.UserMessage) -> bytes:
         """The line of a prompt (a turn begins: its result will end it).

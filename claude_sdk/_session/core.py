@@ -110,6 +110,8 @@ class SessionCore:
         self.idle_event: anyio.Event | None = None
         self.reader_done: anyio.Event = anyio.Event()
         self.failure_observed: bool = False
+        #: A `receive_messages` stream (no claim) is waiting for a message now.
+        self.raw_reader_waiting: bool = False
         self.protocol.activity(anyio.current_time())
         #: DEBUG is enabled on ``claude_sdk.session``, as of the session's start, its last
         #: prompt or its last request: the inbound workers read this, not the logger, on
@@ -200,7 +202,11 @@ class SessionCore:
             self.failure_observed = True
             raise clone(failure)
         if self.protocol.ended:
-            raise self.closed_error("the session has ended")
+            raise self.closed_error(
+                "the session has ended: use the session inside its `async with "
+                "open_session(...)` block; to go on with the conversation later, open a "
+                "new session with Options(resume=session.session_id)"
+            )
 
     def closed_error(self, what: str) -> SessionClosedError:
         """A `SessionClosedError` that says how the CLI ended, as far as is known."""

@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any, Final
 
 from .._protocol.turns import END
-from ..errors import MessageDecodeError
+from ..errors import ClaudeSDKError, MessageDecodeError
 from ..messages import Message, ResultMessage
 
 if TYPE_CHECKING:
@@ -124,7 +124,10 @@ class MessageStream(AsyncIterator[Message]):
                     await core.primitives.checkpoint()
                     self._budget = max(CHECKPOINT_EVERY, len(buffer) // 2)
             if not buffer:
-                await core.wait_for_messages()
+                if self._claim is None:
+                    await self._wait_alone(core)
+                else:
+                    await core.wait_for_messages()
                 if not buffer:
                     # Woken without a message: a prompt was withdrawn, or the output ended.
                     verdict = self._look()
@@ -155,6 +158,25 @@ class MessageStream(AsyncIterator[Message]):
                 await self._at_result(item)
             message: Message = item
             return message
+
+    @staticmethod
+    async def _wait_alone(core: SessionCore) -> None:
+        """Wait for a message as the one task reading ``receive_messages()``: two such
+        readers at once would each get some of the messages, and one could wait for ever
+        for what the other took."""
+        if core.raw_reader_waiting:
+            raise ClaudeSDKError(
+                "two tasks read session.receive_messages() at once: each message goes to "
+                "one of them, so neither sees the whole conversation. Read the messages in "
+                "one task (for example `async for m in session.receive_response():` after "
+                "each send, one turn at a time)",
+                kind="concurrent_readers",
+            )
+        core.raw_reader_waiting = True
+        try:
+            await core.wait_for_messages()
+        finally:
+            core.raw_reader_waiting = False
 
     async def _handed(self, result: ResultMessage) -> Message:
         """The claimed prompt's result was read past already (one result answered several

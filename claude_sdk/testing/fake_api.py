@@ -2,10 +2,12 @@
 
 The server listens on ``127.0.0.1`` (an ephemeral port by default), speaks HTTP/1.1 through
 h11 over AnyIO sockets (asyncio and Trio), and imitates the endpoints the Claude Code CLI
-calls (PROTOCOL.md §12):
+calls:
 
-* ``POST /v1/messages`` (``?beta=true``): a streaming request (``"stream": true``) gets the SSE
-  sequence of §12.3, a non-streaming one a plain message JSON.
+* ``POST /v1/messages`` (``?beta=true``): a streaming request (``"stream": true``) gets the
+  Messages API's SSE sequence (``message_start``, ``ping``, ``content_block_start`` /
+  ``_delta`` / ``_stop`` per block, ``message_delta``, ``message_stop``), a non-streaming one
+  a plain message JSON.
 * ``POST /v1/messages/count_tokens``: ``{"input_tokens": N}``.
 * ``GET /v1/models``: a small model list. Anything else: 404 with an error JSON.
 
@@ -25,7 +27,7 @@ Contract:
   `FakeMessagesAPI.reply`; side calls (non-streaming or ``max_tokens: 1`` probes, and
   ``count_tokens``) have their own queues (`FakeMessagesAPI.probe_reply`,
   `FakeMessagesAPI.count_tokens_reply`) and automatic answers, so they can never take a reply
-  meant for the model loop (§12.1).
+  meant for the model loop.
 * Within a queue, rules are tried in the order they were added; the first one with uses left
   whose ``when`` predicate (if any) accepts the request answers it. With no such rule the
   request gets the automatic answer (for the main loop: a text reply of ``default_text``) and
@@ -501,7 +503,7 @@ class FakeMessagesAPI:
         return f"http://{self._host}:{self.port}"
 
     def env(self, *, max_retries: int = 0, api_key: str = DUMMY_API_KEY) -> dict[str, str]:
-        """The environment that runs the CLI offline against this server (§3.2, §12).
+        """The environment that runs the CLI offline against this server.
 
         ``HOME`` (a fresh temporary directory) and ``PATH`` are the caller's to add.
 
@@ -1120,7 +1122,7 @@ def _pieces(text: str, size: int) -> list[str]:
 
 
 def _sse_events(message: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-    """The SSE events of §12.3 that stream ``message``."""
+    """The SSE events (the Messages API's streaming sequence) that stream ``message``."""
     usage = message["usage"]
     start = {**message, "content": [], "stop_reason": None, "stop_sequence": None}
     start["usage"] = {**usage, "output_tokens": 1}

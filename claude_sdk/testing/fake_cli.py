@@ -3,7 +3,7 @@
 A `FakeCLI` is a `Transport` (a `MemoryTransport`). Each time the SDK connects, it runs your
 script with a `ScriptedCLI`: the CLI's side of the conversation. The script reads like the
 conversation it plays; the fake does the frame plumbing, with frames shaped like the ones CLI
-2.1.330 writes (``reference/PROTOCOL.md``, ``tests/data/transcripts``)::
+2.1.330 writes (the recordings of ``tests/data/transcripts``)::
 
     import anyio
     from claude_sdk import Options, PermissionAllow, open_session
@@ -235,7 +235,11 @@ class ToolCall:
     Attributes:
         name: the tool (``"Bash"``, ``"mcp__calc__add"``).
         input: the input the model gives it.
-        output: what the tool returns when it runs (the ``tool_result`` content).
+        output: what the tool returns when it runs (the ``tool_result`` content). None (the
+            default): a tool of an in-process server the SDK serves (``mcp__<server>__<tool>``
+            of an ``Options.mcp_servers`` entry such as `claude_sdk.create_sdk_mcp_server`)
+            runs for real, through the session and the server, as the CLI calls it
+            (`ScriptedCLI.call_tool`); any other tool returns ``""``.
         id: the ``tool_use`` id (a fresh ``toolu_fake_...`` id when None).
         is_error: the tool fails with ``output`` as the error.
         ask: ask the SDK with ``can_use_tool`` first. None asks when the SDK started the CLI
@@ -245,7 +249,7 @@ class ToolCall:
 
     name: str
     input: _JSON = attrs.field(factory=dict)
-    output: Any = ""
+    output: Any = None
     id: str | None = None
     is_error: bool = False
     ask: bool | None = None
@@ -587,6 +591,8 @@ class ScriptedCLI:
         capabilities: what the initialize answer lists in ``capabilities`` (from
             ``FakeCLI(capabilities=...)``; change it before a re-initialize to change it).
         repo_roots: the directories ``register_repo_root`` registered, resolved.
+        tool_results: the MCP ``CallToolResult`` of each in-process tool the fake ran
+            (`call_tool`, and `turn` for a `ToolCall` without ``output``), by tool-use id.
     """
 
     def __init__(self, fake: FakeCLI, peer: MemoryPeer, index: int) -> None:
@@ -638,8 +644,11 @@ class ScriptedCLI:
             fake.capabilities if fake.capabilities is not None else _INIT_CAPABILITIES
         )
         self.repo_roots: list[str] = []
+        self.tool_results: dict[str, _JSON] = {}
 
         self._handlers: dict[str, RequestHandler] = {}
+        self._mcp_connected: set[str] = set()
+        self._mcp_ids: dict[str, int] = {}
         self._changed = anyio.Event()
         self._prompt_queue: collections.deque[UserMessage] = collections.deque()
         self._outbound: dict[str, _Outbound] = {}
@@ -864,7 +873,7 @@ class ScriptedCLI:
     async def serve_until_stdin_closes(self) -> None:
         """Act like an idle CLI: answer control requests until stdin closes, then exit.
 
-        The exit code is 0, or 1 when the last result the fake sent was an error (§5.6).
+        The exit code is 0, or 1 when the last result the fake sent was an error.
         """
         await self.wait_for_stdin_close()
         await self.exit(self._eof_exit_code())
@@ -2133,7 +2142,7 @@ class ScriptedCLI:
         ``message_start``, per block ``content_block_start`` / deltas /
         ``content_block_stop``, then ``message_delta`` and ``message_stop``. With
         ``with_assistant`` the complete ``assistant`` frame of each block goes just before
-        its ``content_block_stop``, as the CLI interleaves them (§5.2).
+        its ``content_block_stop``, as the CLI interleaves them.
 
         Returns:
             The assistant frames written (none without ``with_assistant``).
@@ -2248,7 +2257,7 @@ class ScriptedCLI:
         timeout: float | None = DEFAULT_TIMEOUT,  # noqa: ASYNC109
         **result_fields: Any,
     ) -> ResultMessage:
-        """Play one whole turn in CLI 2.1.330's order (§5.2), ending ``idle``.
+        """Play one whole turn in CLI 2.1.330's order, ending ``idle``.
 
         ``running`` -> UserPromptSubmit hooks -> ``system/init`` -> [the tool round:
         assistant tool calls; per call PreToolUse hooks, ``requires_action`` +
@@ -2376,7 +2385,17 @@ class ScriptedCLI:
         meta: _JSON = {"decision": "accept", "source": "config"}
         if decision == "allow":
             meta = {"decision": "accept", "source": "hook", "reason_type": "hook"}
-        ask = call.ask if call.ask is not None else self.permission_prompt_stdio
+        granted = decision == "allow" or self._allowed_by_rule(call.name)
+        ask = call.ask if call.ask is not None else self.permission_prompt_stdio and not granted
+        if (
+            call.ask is None
+            and not ask
+            and not granted
+            and self.in_process_tool(call.name) is not None
+            and self.permission_mode in ("default", "plan", "dontAsk")
+        ):
+            await self._never_granted(call, tool_input, ctx)
+            return
         if decision != "allow" and ask:
             await self.state("requires_action")
             try:
@@ -2414,6 +2433,16 @@ class ScriptedCLI:
             if reply.updated_input is not None:
                 tool_input = dict(reply.updated_input)
             meta = {"decision": "accept", "source": "user_temporary"}
+        output, is_error = call.output, call.is_error
+        if output is None:
+            output = ""
+            if self.in_process_tool(call.name) is not None:
+                ran = await self.call_tool(
+                    call.name, tool_input, tool_use_id=call.id, timeout=timeout
+                )
+                output, is_error = ran.get("content", []), bool(ran.get("isError"))
+        call = attrs.evolve(call, output=output, is_error=is_error)
+        assert call.id is not None
         response = call.tool_use_result if call.tool_use_result is not None else call.output
         if hooks:
             if call.is_error:
@@ -2434,6 +2463,141 @@ class ScriptedCLI:
             tool_use_result=call.tool_use_result,
             tool_result_meta=[{"id": call.id, "permission_decision": meta}],
         )
+
+    def _allowed_by_rule(self, tool: str) -> bool:
+        """An ``--allowedTools`` rule allows ``tool`` outright: its name, or for an MCP tool
+        its server's rule ``mcp__<server>`` (the rules the fake models; others ask)."""
+        rules = [r.strip() for r in (_flag(self.argv, "--allowedTools") or "").split(",")]
+        if tool in rules or f"{tool}(*)" in rules:
+            return True
+        parts = tool.split("__")
+        return len(parts) >= 3 and parts[0] == "mcp" and f"mcp__{parts[1]}" in rules
+
+    async def _never_granted(self, call: ToolCall, tool_input: _JSON, ctx: _TurnContext) -> None:
+        """Refuse ``call`` as CLI 2.1.332 refuses a tool no rule allows and nothing can be
+        asked about: ``system/permission_denied``, an error result, a denial in the result."""
+        assert call.id is not None
+        text = f"Claude requested permissions to use {call.name}, but you haven't granted it yet."
+        await self.send(
+            {
+                "type": "system",
+                "subtype": "permission_denied",
+                "tool_name": call.name,
+                "tool_use_id": call.id,
+                "message": text,
+                "session_id": self.session_id,
+                "uuid": _uuid(),
+            }
+        )
+        ctx.denials.append(
+            {"tool_name": call.name, "tool_use_id": call.id, "tool_input": tool_input}
+        )
+        await self.user_tool_result(
+            call.id,
+            text,
+            is_error=True,
+            tool_result_meta=[
+                {
+                    "id": call.id,
+                    "non_execution_kind": "user-rejected",
+                    "permission_decision": {"decision": "reject", "source": "config"},
+                }
+            ],
+        )
+
+    def in_process_tool(self, name: str) -> tuple[str, str] | None:
+        """(server, tool) when ``name`` (``mcp__<server>__<tool>``) is a tool of an
+        in-process server the SDK serves on this connection; else None."""
+        for server in self._mcp_servers():
+            if server["source"] != "sdk":
+                continue
+            prefix = "mcp__" + re.sub(r"[^a-zA-Z0-9_-]", "_", server["name"]) + "__"
+            if name.startswith(prefix) and len(name) > len(prefix):
+                return server["name"], name[len(prefix) :]
+        return None
+
+    async def _mcp_request(
+        self,
+        server: str,
+        method: str,
+        params: _JSON,
+        timeout: float | None,  # noqa: ASYNC109
+    ) -> _JSON:
+        """One JSON-RPC request to the SDK's in-process ``server``; its ``result``."""
+        self._mcp_ids[server] = request_id = self._mcp_ids.get(server, -1) + 1
+        message = {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}
+        answer = await self.mcp_message(server, message, timeout=timeout)
+        if isinstance(answer, ControlError):
+            raise FakeCLIError(f"the SDK refused {method} for server {server!r}: {answer.error}")
+        response = answer.get("mcp_response")
+        if not isinstance(response, dict) or not isinstance(response.get("result"), dict):
+            raise FakeCLIError(f"server {server!r} answered {method} with {response!r}")
+        result: _JSON = response["result"]
+        return result
+
+    async def call_tool(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        tool_use_id: str | None = None,
+        timeout: float | None = DEFAULT_TIMEOUT,  # noqa: ASYNC109
+    ) -> _JSON:
+        """Call a tool of an in-process server the SDK serves, as the CLI does: through
+        ``mcp_message`` control requests to the session, which runs the server and the
+        tool's function (``initialize`` and ``notifications/initialized`` first, once per
+        server and connection, then ``tools/call``).
+
+        Args:
+            name: the tool as the model names it, ``mcp__<server>__<tool>``.
+            arguments: the tool's arguments.
+            tool_use_id: the call's tool-use id (``_meta["claudecode/toolUseId"]``).
+            timeout: seconds each answer may take.
+
+        Returns:
+            The MCP ``CallToolResult`` (``content``, ``isError``, ``structuredContent``),
+            also kept in `tool_results` under the tool-use id.
+
+        Raises:
+            FakeCLIError: ``name`` is not a tool of an in-process server of this session,
+                or the session did not answer as an MCP server does.
+        """
+        found = self.in_process_tool(name)
+        if found is None:
+            servers = [s["name"] for s in self._mcp_servers() if s["source"] == "sdk"]
+            raise FakeCLIError(
+                f"{name!r} is not a tool of an in-process server of this session "
+                f"(its in-process servers: {servers or 'none'}; a tool is named "
+                "mcp__<server>__<tool>)"
+            )
+        server, tool = found
+        if server not in self._mcp_connected:
+            await self._mcp_request(
+                server,
+                "initialize",
+                {
+                    "protocolVersion": "2025-11-25",
+                    "capabilities": {"roots": {}, "elicitation": {}},
+                    "clientInfo": {"name": "claude-code", "version": self.version},
+                },
+                timeout,
+            )
+            await self.mcp_message(
+                server, {"jsonrpc": "2.0", "method": "notifications/initialized"}, timeout=timeout
+            )
+            self._mcp_connected.add(server)
+        use_id = tool_use_id or f"toolu_fake_{_hex(10)}"
+        params: _JSON = {
+            "name": tool,
+            "arguments": dict(arguments or {}),
+            "_meta": {
+                "claudecode/toolUseId": use_id,
+                "progressToken": self._mcp_ids.get(server, 0) + 1,
+            },
+        }
+        result = await self._mcp_request(server, "tools/call", params, timeout)
+        self.tool_results[use_id] = result
+        return result
 
     async def _aborted_tools(self, call: ToolCall, ctx: _TurnContext) -> ResultMessage:
         """The end of a turn whose permission request an interrupt withdrew (e3)."""

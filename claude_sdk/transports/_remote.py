@@ -904,7 +904,7 @@ class RemoteConnection(ByteStreamConnection):
         if error is not None and error.get("what") == "cwd":
             return ProcessError(
                 f"the working directory does not exist on {target}: {error.get('path')} "
-                f"({error.get('message')})",
+                f"({error.get('message')}; set Options.cwd to a directory that exists there)",
                 stderr_tail=tail,
                 cli_path=self.cli_path,
                 kind="spawn",

@@ -42,7 +42,7 @@ from ._fdio import FdLineConnection
 from ._teardown import TERM_GRACE, end_group, graceful_end, teardown_process
 from ._watchdog import GATE_NAME, SHELL, Watchdog, gated
 from .base import Connection, Lifetime, StderrTail, Transport
-from .discovery import find_cli_async
+from .discovery import INSTALL_HINT, find_cli_async
 
 __all__ = ["SubprocessConnection", "SubprocessTransport"]
 
@@ -321,13 +321,17 @@ def _check_launchable(spec: LaunchSpec) -> None:
     CLI that is not an executable file, or a script whose ``#!`` interpreter cannot run."""
     cli = spec.argv[0]
     if spec.cwd is not None and not Path(spec.cwd).is_dir():
+        what = "is not a directory" if Path(spec.cwd).exists() else "does not exist"
         raise ProcessError(
-            f"the working directory does not exist: {spec.cwd}", kind="spawn", cli_path=cli
+            f"the working directory {what}: {spec.cwd} (set Options.cwd to an existing "
+            "directory, or create it first)",
+            kind="spawn",
+            cli_path=cli,
         )
     path = Path(cli)
     if path.is_absolute() or os.sep in cli:
         if not path.exists():
-            raise CLINotFoundError(searched=(f"{cli} (does not exist)",))
+            raise CLINotFoundError(searched=(f"{cli} (does not exist)",), hint=INSTALL_HINT)
         if path.is_dir():
             raise ProcessError(
                 f"the CLI is not an executable file: {cli} is a directory",

@@ -4,7 +4,8 @@
   ``notifications/tools/list_changed`` through a host ``mcp_message``, the CLI asks
   ``tools/list`` again, and the fake API's next request carries the new tool.
 * A subclass of the low-level ``mcp.server.Server`` is served, and the notification it sends
-  through its own session reaches the CLI the same way.
+  through its own session reaches the CLI the same way; so does an ``MCPServer`` tool's
+  ``ctx.notify_tools_changed()`` (published on the server's subscription bus).
 * A tool call longer than the CLI's per-call timeout (shortened here with
   ``MCP_TOOL_TIMEOUT``): raised through the server's config it works; otherwise the CLI
   cancels it, the handler is cancelled, and the host gets a `ToolCancelled` saying why.
@@ -20,6 +21,7 @@ from typing import Any
 
 import anyio
 import pytest
+from mcp.server.mcpserver import Context  # module level: MCPServer resolves annotations
 
 import claude_sdk as cs
 from claude_sdk._protocol.launch import mcp_server_wire
@@ -188,6 +190,42 @@ async def test_a_low_level_server_subclass_and_its_own_notification(e2e: E2E) ->
     assert answers[0]["result"]["capabilities"]["tools"] == {"listChanged": True}
     assert answers[0]["result"]["serverInfo"]["version"] == "2.0.0"
     assert methods(e2e, "sdk>cli") == ["notifications/tools/list_changed"]
+
+
+async def test_an_mcpserver_tool_that_notifies_through_its_context(e2e: E2E) -> None:
+    """``ctx.notify_tools_changed()`` of an ``MCPServer`` tool publishes on its subscription
+    bus (not its session): the bridge tells the CLI, which lists again within the turn."""
+    from mcp.server.mcpserver import MCPServer
+
+    server = MCPServer("notes")
+
+    def write(text: str) -> str:
+        """Write a note."""
+        return f"wrote {text}"
+
+    @server.tool()
+    async def unlock(ctx: Context) -> str:
+        """Make the write tool available."""
+        ctx.mcp_server.add_tool(write)
+        await ctx.notify_tools_changed()
+        return "unlocked"
+
+    e2e.api.reply(tool_use=("mcp__notes__unlock", {}))
+    e2e.api.reply(tool_use=("mcp__notes__write", {"text": "hi"}))
+    e2e.api.reply(text="written")
+    options = e2e.options(
+        mcp_servers={"notes": server}, allowed_tools=["mcp__notes"], env={**NO_DEFERRAL}
+    )
+    reply = await cs.ask("unlock and write", options=options, transport=e2e.transport())
+    assert reply.text == "written"
+    before, after, last = e2e.api.main_requests
+    assert mcp_tools(before) == ["mcp__notes__unlock"]
+    # (the CLI passes an MCPServer tool's structured content: {"result": ...})
+    assert "unlocked" in after.tool_results[0].text
+    assert mcp_tools(after) == ["mcp__notes__unlock", "mcp__notes__write"]
+    assert "wrote hi" in last.tool_results[0].text
+    assert methods(e2e, "sdk>cli") == ["notifications/tools/list_changed"]
+    assert methods(e2e, "cli>sdk").count("tools/list") == 2
 
 
 # ======================================================================================

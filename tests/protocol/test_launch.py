@@ -203,17 +203,69 @@ ARGV_ROWS: list[tuple[str, JSON, list[str]]] = [
     (
         "mcp_servers",
         {"mcp_servers": {"calc": InProcessServer()}},
-        ['--mcp-config={"mcpServers":{"calc":{"type":"sdk","name":"calc"}}}'],
+        [
+            "--allowedTools=mcp__calc",
+            '--mcp-config={"mcpServers":{"calc":{"type":"sdk","name":"calc"}}}',
+        ],
     ),
     (
         "mcp_servers",
         {"mcp_servers": {"calc": {"type": "sdk", "name": "calc", "instance": InProcessServer()}}},
-        ['--mcp-config={"mcpServers":{"calc":{"type":"sdk","name":"calc"}}}'],
+        [
+            "--allowedTools=mcp__calc",
+            '--mcp-config={"mcpServers":{"calc":{"type":"sdk","name":"calc"}}}',
+        ],
     ),
     (
         "mcp_servers",
         {"mcp_servers": {"calc": InProcessServer(), "h": McpHttpServer(url="https://x/mcp")}},
-        ['--mcp-config={"mcpServers":{"calc":{"type":"sdk","name":"calc"}}}', "--await-initialize"],
+        [
+            "--allowedTools=mcp__calc",
+            '--mcp-config={"mcpServers":{"calc":{"type":"sdk","name":"calc"}}}',
+            "--await-initialize",
+        ],
+    ),
+    # -- in-process tools are allowed unless the host decides (allow_in_process_tools)
+    (
+        "allow_in_process_tools",
+        {"mcp_servers": {"my calc.v2": InProcessServer()}, "allowed_tools": ["Read"]},
+        [
+            "--allowedTools=Read,mcp__my_calc_v2",  # the name as the CLI writes it
+            '--mcp-config={"mcpServers":{"my calc.v2":{"type":"sdk","name":"my calc.v2"}}}',
+        ],
+    ),
+    (
+        "allow_in_process_tools",
+        {"mcp_servers": {"calc": InProcessServer()}, "allow_in_process_tools": False},
+        ['--mcp-config={"mcpServers":{"calc":{"type":"sdk","name":"calc"}}}'],
+    ),
+    (
+        "allow_in_process_tools",
+        {"mcp_servers": {"calc": InProcessServer()}, "allowed_tools": ["mcp__calc__add"]},
+        [
+            "--allowedTools=mcp__calc__add",  # the user chose which tools of calc run
+            '--mcp-config={"mcpServers":{"calc":{"type":"sdk","name":"calc"}}}',
+        ],
+    ),
+    (
+        "allow_in_process_tools",
+        {
+            "mcp_servers": {"calc": InProcessServer(), "calcx": InProcessServer()},
+            "allowed_tools": ["mcp__calc"],
+        },
+        [
+            "--allowedTools=mcp__calc,mcp__calcx",  # a rule of calc is not one of calcx
+            '--mcp-config={"mcpServers":{"calc":{"type":"sdk","name":"calc"},'
+            '"calcx":{"type":"sdk","name":"calcx"}}}',
+        ],
+    ),
+    (
+        "allow_in_process_tools",
+        {"mcp_servers": {"calc": InProcessServer()}, "permission_prompt_tool_name": "mcp__a__b"},
+        [
+            "--permission-prompt-tool=mcp__a__b",
+            '--mcp-config={"mcpServers":{"calc":{"type":"sdk","name":"calc"}}}',
+        ],
     ),
     ("mcp_servers", {"mcp_servers": "/etc/mcp.json"}, ["--mcp-config=/etc/mcp.json"]),
     ("mcp_servers", {"mcp_servers": Path("/etc/mcp.json")}, ["--mcp-config=/etc/mcp.json"]),

@@ -252,7 +252,7 @@ async def exec_done(pid: int, program: bytes) -> list[bytes]:
     Right after the spawn returns, the child may still be between fork and exec (its
     command line is empty, or the parent's); on a loaded machine that lasts a while.
     """
-    while (line := cmdline(pid))[0] != program:
+    while (line := cmdline(pid))[0] != program:  # noqa: ASYNC110 (a process, no event)
         await anyio.sleep(0.01)
     return line
 

@@ -201,6 +201,20 @@ SCENARIOS: dict[str, Scenario] = {
         ),
         expect=("add(2, 3) = 5", "2 + 3 = 5."),
     ),
+    "first_tool.py": Scenario(
+        replies=(
+            {"tool_use": ("mcp__weather__get_temperature", {"city": "Paris"})},
+            {"text": "It is 21 degrees in Paris."},
+            {"tool_use": ("mcp__weather__get_humidity", {"city": "Paris"})},
+            {"text": "The humidity is 40%."},
+        ),
+        expect=(
+            "[tool] get_temperature('Paris')",
+            "It is 21 degrees in Paris.",
+            "[tool] get_humidity('Paris')",
+            "The humidity is 40%.",
+        ),
+    ),
     "in_process_tools.py": Scenario(
         replies=(
             {"tool_use": ("mcp__calc__add", {"pair": {"a": 2, "b": 3}})},
