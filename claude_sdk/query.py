@@ -14,8 +14,7 @@ bounds that wait when the CLI never reports it.
 from __future__ import annotations
 
 from collections.abc import AsyncIterable, AsyncIterator, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from types import TracebackType
+from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import attrs
@@ -37,7 +36,7 @@ from .messages import (
 )
 from .options import Options
 from .retry import RetryAttempt
-from .session import MessageStream, open_session
+from .session import MessageStream, _BlockContext, open_session
 from .transports.base import Transport
 
 if TYPE_CHECKING:
@@ -125,7 +124,7 @@ _ASYNC_FOR_HINT = (
 )
 
 
-class QueryContext(AbstractAsyncContextManager[MessageStream]):
+class QueryContext(_BlockContext[MessageStream]):
     """What `query` returns: ``async with query(...) as messages`` runs the turn.
 
     It is not an async iterator (``async for m in query(...)``, the official SDK's form, is a
@@ -133,21 +132,7 @@ class QueryContext(AbstractAsyncContextManager[MessageStream]):
     it safely when the loop is left early (PEP 789).
     """
 
-    __slots__ = ("_cm",)
-
-    def __init__(self, cm: AbstractAsyncContextManager[MessageStream]) -> None:
-        self._cm = cm
-
-    async def __aenter__(self) -> MessageStream:
-        return await self._cm.__aenter__()
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> bool | None:
-        return await self._cm.__aexit__(exc_type, exc, tb)
+    __slots__ = ()
 
     if not TYPE_CHECKING:  # at run time only: type checkers reject `async for` here anyway
 

@@ -714,21 +714,19 @@ _OPEN_HINT = (
 )
 
 
-class SessionContext(AbstractAsyncContextManager[Session]):
-    """What `open_session` returns: ``async with open_session(...) as session``.
+_V = TypeVar("_V")
 
-    Awaiting it (the official SDK's ``await client.connect()``), calling a session method on
-    it, or a plain ``with`` is a ``TypeError`` or ``AttributeError`` that shows the form
-    above: the CLI's process and tasks live inside the block, so there is no session
-    outside one.
-    """
+
+class _BlockContext(AbstractAsyncContextManager[_V]):
+    """An ``async with`` block around another async context manager (what `open_session`
+    and `claude_sdk.query` return: their subclasses say how the block is misused)."""
 
     __slots__ = ("_cm",)
 
-    def __init__(self, cm: AbstractAsyncContextManager[Session]) -> None:
+    def __init__(self, cm: AbstractAsyncContextManager[_V]) -> None:
         self._cm = cm
 
-    async def __aenter__(self) -> Session:
+    async def __aenter__(self) -> _V:
         return await self._cm.__aenter__()
 
     async def __aexit__(
@@ -738,6 +736,18 @@ class SessionContext(AbstractAsyncContextManager[Session]):
         tb: TracebackType | None,
     ) -> bool | None:
         return await self._cm.__aexit__(exc_type, exc, tb)
+
+
+class SessionContext(_BlockContext[Session]):
+    """What `open_session` returns: ``async with open_session(...) as session``.
+
+    Awaiting it (the official SDK's ``await client.connect()``), calling a session method on
+    it, or a plain ``with`` is a ``TypeError`` or ``AttributeError`` that shows the form
+    above: the CLI's process and tasks live inside the block, so there is no session
+    outside one.
+    """
+
+    __slots__ = ()
 
     if not TYPE_CHECKING:  # at run time only: type checkers reject these uses anyway
 

@@ -526,6 +526,18 @@ def _given_schema(value: Mapping[str, Any] | type) -> dict[str, Any]:
     }
 
 
+def _tool_name(fn: Callable[..., Any], name: str | None) -> str:
+    """The name of the tool made of ``fn``: ``name``, else the function's; checked."""
+    if isinstance(fn, SdkTool):
+        raise TypeError(f"{fn.name!r} is already a tool")
+    found = name if name is not None else getattr(fn, "__name__", None)
+    if not isinstance(found, str) or not _NAME.match(found):
+        raise ValueError(
+            f"invalid tool name {found!r}: use 1 to 64 letters, digits, '_' or '-' (pass name=)"
+        )
+    return found
+
+
 def _dict_tool(
     fn: Callable[..., Any],
     name: str | None,
@@ -536,13 +548,7 @@ def _dict_tool(
     timeout: int | None,
 ) -> SdkTool:
     """A tool whose function takes the arguments as one dict (`tool` with input_schema)."""
-    if isinstance(fn, SdkTool):
-        raise TypeError(f"{fn.name!r} is already a tool")
-    name = name if name is not None else getattr(fn, "__name__", None)
-    if not isinstance(name, str) or not _NAME.match(name):
-        raise ValueError(
-            f"invalid tool name {name!r}: use 1 to 64 letters, digits, '_' or '-' (pass name=)"
-        )
+    name = _tool_name(fn, name)
     try:
         params = inspect.signature(fn).parameters.values()
     except (TypeError, ValueError):
@@ -581,13 +587,7 @@ def _make_tool(
     meta: Mapping[str, Any] | None,
     timeout: int | None = None,
 ) -> SdkTool:
-    if isinstance(fn, SdkTool):
-        raise TypeError(f"{fn.name!r} is already a tool")
-    name = name if name is not None else getattr(fn, "__name__", None)
-    if not isinstance(name, str) or not _NAME.match(name):
-        raise ValueError(
-            f"invalid tool name {name!r}: use 1 to 64 letters, digits, '_' or '-' (pass name=)"
-        )
+    name = _tool_name(fn, name)
     summary, arg_docs = _parse_docstring(inspect.getdoc(fn))
     plan, input_schema, output_schema = _analyse(fn, name, arg_docs)
     return SdkTool(
