@@ -219,6 +219,12 @@ class AssistantEntry(ChainEntry):
     failed_response_had_no_tool_call: bool | None = None
     #: A response cut off by an interrupt while it streamed.
     is_aborted_mid_stream: bool | None = None
+    #: The key of the server-side permission classifier's request for the response's tool
+    #: calls (CLI 2.1.330, seen in plan mode, tests/e2e/test_first_hour_e2e.py), and
+    #: whether the classifier's input was rewritten (named in the CLI 2.1.330 binary).
+    server_classifier_request: str | None = None
+    server_classifier_input_rewritten: bool | None = None
+    server_classifier_own_input_rewritten: bool | None = None
 
     @property
     def content(self) -> list[ContentBlock]:

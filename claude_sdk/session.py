@@ -215,7 +215,7 @@ class Session:
         if isinstance(prompt, UserMessage):
             return await self._send_user(prompt)
         if isinstance(prompt, AsyncIterable):
-            return tuple([await self._send_user(message) async for message in prompt])
+            return tuple([await self._send_user(_streamed(item)) async for item in prompt])
         return await self._send_user(UserMessage.prompt(list(prompt)))
 
     async def _send_user(self, message: UserMessage) -> str:
@@ -712,6 +712,27 @@ _OPEN_HINT = (
     "`async with claude_sdk.open_session(options) as session:` and use `session` inside "
     "the block (the block starts the CLI and ends it when left)"
 )
+
+
+def _streamed(item: object) -> UserMessage:
+    """One item of a streamed prompt as a `UserMessage`: a `UserMessage`, a str, or the
+    official SDK's ``{"type": "user", "message": {...}}`` dict."""
+    if isinstance(item, UserMessage):
+        return item
+    if isinstance(item, str):
+        return UserMessage.prompt(item)
+    if isinstance(item, Mapping) and item.get("type") == "user":
+        from . import wire
+        from ._protocol.codec import dumps
+
+        message = wire.decode(dumps(dict(item)))
+        if isinstance(message, UserMessage):
+            return message
+    raise TypeError(
+        "a streamed prompt yields claude_sdk.UserMessage (UserMessage.prompt('text')), str, "
+        "or the official SDK's {'type': 'user', 'message': {'role': 'user', 'content': "
+        f"...}}}} dict; not {type(item).__name__}"
+    )
 
 
 _V = TypeVar("_V")

@@ -424,8 +424,47 @@ async def test_two_readers_of_all_messages_at_once_are_told_the_fix() -> None:
                 tg.start_soon(read)
     (error,) = errors
     assert error.kind == "concurrent_readers"
-    assert "two tasks read session.receive_messages() at once" in str(error)
+    assert "two tasks read this session's messages at once" in str(error)
     assert "one turn at a time" in str(error)
+    assert "SessionPool" in str(error)
+
+
+async def test_two_turns_read_at_once_raise_rather_than_mix() -> None:
+    """Two tasks each reading their own turn would share its messages (a quiet wrong
+    answer): the second reader to wait is told the fix; nothing hangs."""
+    errors: list[cs.ClaudeSDKError] = []
+    texts: dict[str, list[str]] = {}
+
+    async def script(cli: ScriptedCLI) -> None:
+        await cli.handshake()
+        for _ in range(2):
+            await cli.next_prompt()
+        await anyio.sleep(0.05)  # both readers wait before anything comes
+        await cli.turn("one")
+        await cli.turn("two")
+        await cli.serve_until_stdin_closes()
+
+    async with cs.open_session(transport=FakeCLI(script)) as session:
+
+        async def turn(prompt: str) -> None:
+            await session.send(prompt)
+            try:
+                texts[prompt] = [
+                    m.text
+                    async for m in session.receive_response()
+                    if isinstance(m, cs.AssistantMessage)
+                ]
+            except cs.ClaudeSDKError as exc:
+                errors.append(exc)
+
+        with anyio.fail_after(10):
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(turn, "first")
+                tg.start_soon(turn, "second")
+    (error,) = errors
+    assert error.kind == "concurrent_readers"
+    (read,) = texts.values()  # the other reader read its turn whole
+    assert read in (["one"], ["two"])
 
 
 async def test_a_closed_session_says_how_to_go_on() -> None:
@@ -561,3 +600,26 @@ def test_the_transport_protocol_is_at_the_top_level() -> None:
 
     assert cs.Transport is Transport
     assert isinstance(FakeCLI(replies=["x"]), cs.Transport)
+
+
+async def test_a_streamed_prompt_takes_the_official_dicts_and_names_the_right_form() -> None:
+    async def official() -> Any:
+        yield {"type": "user", "message": {"role": "user", "content": "first"}}
+        yield "second"
+        yield cs.UserMessage.prompt("third")
+
+    fake = FakeCLI(replies=["a", "b", "c"])
+    async with cs.open_session(transport=fake) as session:
+        sent = await session.send(official())
+        assert len(sent) == 3
+        for _ in sent:
+            [m async for m in session.receive_response()]
+    assert [p.text for p in fake.cli.prompts] == ["first", "second", "third"]
+
+    async def wrong() -> Any:
+        yield 42
+
+    async with cs.open_session(transport=FakeCLI(replies=["a"])) as session:
+        with pytest.raises(TypeError, match=r"UserMessage\.prompt\('text'\)") as raised:
+            await session.send(wrong())
+        assert "not int" in str(raised.value)

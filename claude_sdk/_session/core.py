@@ -110,8 +110,8 @@ class SessionCore:
         self.idle_event: anyio.Event | None = None
         self.reader_done: anyio.Event = anyio.Event()
         self.failure_observed: bool = False
-        #: A `receive_messages` stream (no claim) is waiting for a message now.
-        self.raw_reader_waiting: bool = False
+        #: The message stream waiting for a message now (one at a time: `MessageStream`).
+        self.reader_waiting: object | None = None
         self.protocol.activity(anyio.current_time())
         #: DEBUG is enabled on ``claude_sdk.session``, as of the session's start, its last
         #: prompt or its last request: the inbound workers read this, not the logger, on

@@ -124,10 +124,7 @@ class MessageStream(AsyncIterator[Message]):
                     await core.primitives.checkpoint()
                     self._budget = max(CHECKPOINT_EVERY, len(buffer) // 2)
             if not buffer:
-                if self._claim is None:
-                    await self._wait_alone(core)
-                else:
-                    await core.wait_for_messages()
+                await self._wait_alone(core)
                 if not buffer:
                     # Woken without a message: a prompt was withdrawn, or the output ended.
                     verdict = self._look()
@@ -159,24 +156,26 @@ class MessageStream(AsyncIterator[Message]):
             message: Message = item
             return message
 
-    @staticmethod
-    async def _wait_alone(core: SessionCore) -> None:
-        """Wait for a message as the one task reading ``receive_messages()``: two such
-        readers at once would each get some of the messages, and one could wait for ever
-        for what the other took."""
-        if core.raw_reader_waiting:
+    async def _wait_alone(self, core: SessionCore) -> None:
+        """Wait for a message as the one task reading the session's messages: two readers
+        at once (``receive_messages``, ``receive_response``, ``ask`` on one session) would
+        each get some of the messages of the other's turn, a quiet wrong answer."""
+        other = core.reader_waiting
+        if other is not None and other is not self:
             raise ClaudeSDKError(
-                "two tasks read session.receive_messages() at once: each message goes to "
-                "one of them, so neither sees the whole conversation. Read the messages in "
-                "one task (for example `async for m in session.receive_response():` after "
-                "each send, one turn at a time)",
+                "two tasks read this session's messages at once (receive_messages, "
+                "receive_response or ask): each message goes to one of them, so neither "
+                "sees its whole turn. Read the messages in one task (send several prompts "
+                "if you like, then read their replies one turn at a time), or give each "
+                "task its own session (claude_sdk.SessionPool)",
                 kind="concurrent_readers",
             )
-        core.raw_reader_waiting = True
+        core.reader_waiting = self
         try:
             await core.wait_for_messages()
         finally:
-            core.raw_reader_waiting = False
+            if core.reader_waiting is self:
+                core.reader_waiting = None
 
     async def _handed(self, result: ResultMessage) -> Message:
         """The claimed prompt's result was read past already (one result answered several
