@@ -2363,24 +2363,9 @@ class ScriptedCLI:
                     decision = verdict
         denial = {"tool_name": call.name, "tool_use_id": call.id, "tool_input": tool_input}
         if decision == "deny":
+            hook = {"decision": "reject", "source": "hook", "reason_type": "hook"}
             message = f"PreToolUse:{call.name} hook error: {reason}"
-            ctx.denials.append(denial)
-            await self.user_tool_result(
-                call.id,
-                message,
-                is_error=True,
-                tool_result_meta=[
-                    {
-                        "id": call.id,
-                        "non_execution_kind": "permission-rule",
-                        "permission_decision": {
-                            "decision": "reject",
-                            "source": "hook",
-                            "reason_type": "hook",
-                        },
-                    }
-                ],
-            )
+            await self._refuse(call, ctx, tool_input, message, "permission-rule", hook)
             return
         meta: _JSON = {"decision": "accept", "source": "config"}
         if decision == "allow":
@@ -2415,19 +2400,7 @@ class ScriptedCLI:
                 refusal = reply.message
                 reject = {"decision": "reject", "source": "user_reject"}
             if refusal is not None:
-                ctx.denials.append(denial)
-                await self.user_tool_result(
-                    call.id,
-                    refusal,
-                    is_error=True,
-                    tool_result_meta=[
-                        {
-                            "id": call.id,
-                            "non_execution_kind": "permission-rule",
-                            "permission_decision": reject,
-                        }
-                    ],
-                )
+                await self._refuse(call, ctx, tool_input, refusal, "permission-rule", reject)
                 return
             assert isinstance(reply, PermissionAllow)
             if reply.updated_input is not None:
@@ -2473,10 +2446,32 @@ class ScriptedCLI:
         parts = tool.split("__")
         return len(parts) >= 3 and parts[0] == "mcp" and f"mcp__{parts[1]}" in rules
 
+    async def _refuse(
+        self,
+        call: ToolCall,
+        ctx: _TurnContext,
+        tool_input: _JSON,
+        text: str,
+        kind: str,
+        decision: _JSON,
+    ) -> None:
+        """Refuse ``call``: its error result (``text``), a denial in the turn's result."""
+        assert call.id is not None
+        ctx.denials.append(
+            {"tool_name": call.name, "tool_use_id": call.id, "tool_input": tool_input}
+        )
+        await self.user_tool_result(
+            call.id,
+            text,
+            is_error=True,
+            tool_result_meta=[
+                {"id": call.id, "non_execution_kind": kind, "permission_decision": decision}
+            ],
+        )
+
     async def _never_granted(self, call: ToolCall, tool_input: _JSON, ctx: _TurnContext) -> None:
         """Refuse ``call`` as CLI 2.1.332 refuses a tool no rule allows and nothing can be
         asked about: ``system/permission_denied``, an error result, a denial in the result."""
-        assert call.id is not None
         text = f"Claude requested permissions to use {call.name}, but you haven't granted it yet."
         await self.send(
             {
@@ -2489,21 +2484,8 @@ class ScriptedCLI:
                 "uuid": _uuid(),
             }
         )
-        ctx.denials.append(
-            {"tool_name": call.name, "tool_use_id": call.id, "tool_input": tool_input}
-        )
-        await self.user_tool_result(
-            call.id,
-            text,
-            is_error=True,
-            tool_result_meta=[
-                {
-                    "id": call.id,
-                    "non_execution_kind": "user-rejected",
-                    "permission_decision": {"decision": "reject", "source": "config"},
-                }
-            ],
-        )
+        config = {"decision": "reject", "source": "config"}
+        await self._refuse(call, ctx, tool_input, text, "user-rejected", config)
 
     def in_process_tool(self, name: str) -> tuple[str, str] | None:
         """(server, tool) when ``name`` (``mcp__<server>__<tool>``) is a tool of an
