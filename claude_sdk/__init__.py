@@ -90,6 +90,7 @@ if TYPE_CHECKING:
     from .control import McpServerStatus as McpServerStatus
     from .control import ModelInfo as ModelInfo
     from .control import ResumeConfirmation as ResumeConfirmation
+    from .control import SteerReceipt as SteerReceipt
     from .control import UnknownControlRequest as UnknownControlRequest
     from .errors import BudgetExceededError as BudgetExceededError
     from .errors import ClaudeSDKError as ClaudeSDKError
@@ -242,6 +243,7 @@ _LAZY: dict[str, str] = {
     "McpServerStatus": "control",
     "ModelInfo": "control",
     "ResumeConfirmation": "control",
+    "SteerReceipt": "control",
     "UnknownControlRequest": "control",
     "BudgetExceededError": "errors",
     "ClaudeSDKError": "errors",
@@ -394,6 +396,7 @@ __all__ = [
     "McpServerStatus",
     "ModelInfo",
     "ResumeConfirmation",
+    "SteerReceipt",
     "UnknownControlRequest",
     "BudgetExceededError",
     "ClaudeSDKError",

@@ -90,6 +90,7 @@ __all__ = [
     "InterruptResponse",
     "InterruptOutcome",
     "InterruptReceipt",
+    "SteerReceipt",
     "ResumeConfirmation",
     "GetStatusRequest",
     "GetStatusResponse",
@@ -485,6 +486,28 @@ class InterruptReceipt:
     def effective(self) -> bool:
         """The interrupt cut a running turn short."""
         return self.outcome == "effective"
+
+
+@frozen(kw_only=True)
+class SteerReceipt:
+    """What `Session.steer` did: the interrupt's receipt and the new instruction sent.
+
+    Attributes:
+        interrupt: the receipt of the interrupt (``outcome`` ``"effective"`` when a running
+            turn was cut short, ``"no_op"`` when nothing ran or it had just finished,
+            ``"queued_cancelled"``; never ``"undetermined"``: then nothing is sent).
+        prompt: the uuid of the instruction sent (``receive_response(prompt)`` reads its
+            reply).
+    """
+
+    interrupt: InterruptReceipt
+    prompt: str
+
+    @property
+    def cut(self) -> tuple[ResultMessage, ...]:
+        """The results of the turns the steer cut short (``ResultMessage.steered_by`` is
+        this receipt's ``prompt`` on each)."""
+        return tuple(r for r in self.interrupt.results if r.steered_by == self.prompt)
 
 
 @model

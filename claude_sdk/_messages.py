@@ -629,6 +629,15 @@ class ResultMessage(Frame):
         return not notes["settles"]
 
     @property
+    def steered_by(self) -> str | None:
+        """The uuid of the instruction `Session.steer` sent when this result ends a turn
+        that the steer cut short (the turn was cancelled, not failed: ``ask`` raises a
+        `ResultError` of kind ``"steered"``); None otherwise."""
+        notes = self.__dict__.get(HOST_NOTES)
+        steered: str | None = notes.get("steered_by") if notes else None
+        return steered
+
+    @property
     def structured_output_error(self) -> str | None:
         """Why ``structured_output`` is not what ``output_format`` asked for (missing, or not
         valid against the schema or the class), as the session found it; None when it is,

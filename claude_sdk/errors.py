@@ -1074,7 +1074,8 @@ def classify_result(result: object) -> str:
     and ``errors`` with ``getattr`` (missing attributes count as ``None``), so any object
     shaped like a ``ResultMessage`` works. The first rule that matches wins:
 
-    0. ``startup_failure_reason`` set (the CLI refused to start) -> ``"startup"``.
+    0. ``startup_failure_reason`` set (the CLI refused to start) -> ``"startup"``; a turn
+       `Session.steer` cut short (``steered_by``) -> ``"steered"``.
     1. ``subtype``: ``error_max_turns`` -> ``"max_turns"``, ``error_max_budget_usd`` ->
        ``"budget"``, ``error_max_structured_output_retries`` -> ``"structured_output"``.
     2. ``api_error_status``: 401/403 -> ``"auth"``, 429 -> ``"rate_limit"``, 529 ->
@@ -1097,6 +1098,8 @@ def classify_result(result: object) -> str:
     """
     if startup_failure(result) is not None:
         return "startup"
+    if getattr(result, "steered_by", None) is not None:
+        return "steered"
     subtype = getattr(result, "subtype", None)
     if isinstance(subtype, str) and subtype in _SUBTYPE_KINDS:
         return _SUBTYPE_KINDS[subtype]
@@ -1156,6 +1159,10 @@ RESULT_HINTS: Mapping[str, str] = {
         "and /login. To work offline without an account (tests, CI), use "
         "claude_sdk.testing: FakeCLI (a scripted CLI) or FakeMessagesAPI (the real CLI "
         "against a fake API)"
+    ),
+    "steered": (
+        "session.steer() cut this turn short and sent another instruction: read that "
+        "instruction's reply with session.receive_response(result.steered_by)"
     ),
     "max_turns": "the turn used every model round Options.max_turns allows: raise it",
     "budget": "the session spent Options.max_budget_usd: raise it, or start a new session",

@@ -31,6 +31,7 @@ import contextlib
 import importlib
 import logging
 import sys
+import uuid as uuid_module
 from collections.abc import AsyncIterable, AsyncIterator, Iterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from types import TracebackType
@@ -323,9 +324,14 @@ class Session:
             ControlRequestError, ControlTimeoutError: the interrupt itself failed.
             ProcessError, SessionClosedError: the CLI is gone.
         """
+        return await self._interrupt(cancel_queued, wait, None)
+
+    async def _interrupt(
+        self, cancel_queued: bool | None, wait: float | None, steer: str | None
+    ) -> c.InterruptReceipt:
         core = self._core
         core.raise_if_closed()
-        watch = core.protocol.watch_interrupt()
+        watch = core.protocol.watch_interrupt(steer)
         try:
             await self.request(c.InterruptRequest(cancel_queued=cancel_queued))
             seconds = core.options.control_timeout if wait is None else wait
@@ -334,6 +340,52 @@ class Session:
             return watch.receipt()
         finally:
             core.protocol.unwatch(watch)
+
+    async def steer(
+        self,
+        prompt: str | Sequence[ContentBlock] | UserMessage,
+        *,
+        cancel_queued: bool | None = None,
+        wait: float | None = None,
+    ) -> c.SteerReceipt:
+        """Cut the running turn short and send ``prompt`` into the same session instead.
+
+        Interrupts (`interrupt`), waits for the receipt that says what the interrupt did,
+        and only then sends ``prompt``. The turn it cut short ends as *cancelled*: its
+        result carries ``steered_by`` (this prompt's uuid), marked before anyone reads it,
+        so its reader can tell a steer from a failure (``ask`` raises a `ResultError` of
+        kind ``"steered"``, not ``"aborted"``). The steering prompt's reply is read as any
+        other: ``receive_response(receipt.prompt)``.
+
+        Args:
+            prompt: the new instruction.
+            cancel_queued: also withdraw the prompts queued behind the running turn
+                (``interrupt(cancel_queued=True)``); by default they stay queued and run
+                before the new instruction.
+            wait: seconds to wait for the interrupt's outcome (default
+                ``Options.control_timeout``).
+
+        Raises:
+            ClaudeSDKError: ``kind="steer_undetermined"``: the interrupt's outcome did not
+                show within ``wait`` (nothing was sent: the running turn may go on).
+            ControlRequestError, ControlTimeoutError: the interrupt itself failed.
+            ProcessError, SessionClosedError: the CLI is gone.
+        """
+        message = prompt if isinstance(prompt, UserMessage) else _as_prompt(prompt)
+        if not message.uuid:
+            message = _replace(message, uuid=str(uuid_module.uuid4()))
+        uuid = message.uuid
+        assert uuid is not None
+        receipt = await self._interrupt(cancel_queued, wait, uuid)
+        if receipt.outcome == "undetermined":
+            raise ClaudeSDKError(
+                "session.steer: the interrupt's outcome did not show in time, so the new "
+                "instruction was not sent (the running turn may still go on); read the "
+                "turn's messages, then send it, or steer again with a longer wait=",
+                kind="steer_undetermined",
+            )
+        await self._send_user(message)
+        return c.SteerReceipt(interrupt=receipt, prompt=uuid)
 
     async def set_permission_mode(self, mode: str) -> c.SetPermissionModeResponse:
         """Change the permission mode (``default``, ``acceptEdits``, ``plan``, ...)."""
@@ -712,6 +764,13 @@ _OPEN_HINT = (
     "`async with claude_sdk.open_session(options) as session:` and use `session` inside "
     "the block (the block starts the CLI and ends it when left)"
 )
+
+
+def _as_prompt(prompt: str | Sequence[ContentBlock]) -> UserMessage:
+    """A prompt given as text or content blocks, as a `UserMessage`."""
+    if isinstance(prompt, str):
+        return UserMessage.prompt(prompt)
+    return UserMessage.prompt(list(prompt))
 
 
 def _streamed(item: object) -> UserMessage:

@@ -19,6 +19,9 @@ Rules:
   as a task notification), the next result, or ``idle``, settles the watch.
 * It is decided once the answer came and nothing is left to wait for, or as soon as a
   result shows a turn was cut short.
+* A steer's watch (`Session.steer`) marks each result of a turn it cut short with the
+  steering prompt's uuid (``ResultMessage.steered_by``) as the result arrives, before any
+  consumer reads it: the cut turn's reader sees a cancelled turn, not a failure.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from .. import control as c
+from .._base import HOST_NOTES
 from ..messages import ResultMessage
 
 __all__ = ["InterruptWatch", "cut_short"]
@@ -47,9 +51,22 @@ class InterruptWatch:
         busy: the CLI reported itself busy (not ``idle``) at that moment.
     """
 
-    __slots__ = ("_busy_unnamed", "_cancelled", "_results", "_waiting", "request_id", "response")
+    __slots__ = (
+        "_busy_unnamed",
+        "_cancelled",
+        "_results",
+        "_waiting",
+        "request_id",
+        "response",
+        "steer",
+    )
 
-    def __init__(self, open_prompts: Iterable[str], *, busy: bool) -> None:
+    def __init__(
+        self, open_prompts: Iterable[str], *, busy: bool, steer: str | None = None
+    ) -> None:
+        #: The uuid of the instruction a steer sends after it (`Session.steer`): each result
+        #: of a turn this interrupt cuts short is marked ``steered_by`` it, as it arrives.
+        self.steer = steer
         #: The ``interrupt`` request it follows (the next one sent after it was made).
         self.request_id: str | None = None
         self._waiting = set(open_prompts)
@@ -84,6 +101,8 @@ class InterruptWatch:
     def _add(self, result: ResultMessage) -> None:
         if not any(r is result for r in self._results):
             self._results.append(result)
+            if self.steer is not None and cut_short(result):
+                result.__dict__.setdefault(HOST_NOTES, {})["steered_by"] = self.steer
 
     # -- fed by the driver -------------------------------------------------------------
 

@@ -803,11 +803,11 @@ class Protocol:
                     watch.request_id = request_id
         return request_id, line
 
-    def watch_interrupt(self) -> InterruptWatch:
+    def watch_interrupt(self, steer: str | None = None) -> InterruptWatch:
         """Start following the interrupt about to be sent (the next ``interrupt`` request
         built here): the prompts open now, how they settle, and the request's answer (see
         `InterruptWatch`). The driver waits until it is decided, and `unwatch` es it."""
-        watch = InterruptWatch(self._open, busy=self.state not in (None, "idle"))
+        watch = InterruptWatch(self._open, busy=self.state not in (None, "idle"), steer=steer)
         self._watches.append(watch)
         return watch
 

@@ -325,6 +325,17 @@ SCENARIOS: dict[str, Scenario] = {
             "the turn's result is the receipt's: True",
         ),
     ),
+    "steer.py": Scenario(
+        replies=(
+            {"text": "Once upon a time " + "a keeper kept the light " * 80, "delay": 0.02},
+            {"text": "The sea keeps every secret."},
+        ),
+        expect=(
+            "interrupt: effective",
+            "the story was cancelled by the steer: True",
+            "new answer: The sea keeps every secret.",
+        ),
+    ),
     "self_healing_turns.py": Scenario(
         replies=({"text": "Noted: 1234."}, {"error": 529}, {"text": "It was 1234."}),
         expect=(
