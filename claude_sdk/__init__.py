@@ -113,6 +113,7 @@ if TYPE_CHECKING:
     from .errors import SessionStoreError as SessionStoreError
     from .errors import StructuredOutputError as StructuredOutputError
     from .errors import TranscriptGapError as TranscriptGapError
+    from .errors import UsageLimitError as UsageLimitError
     from .hooks import AsyncHookOutput as AsyncHookOutput
     from .hooks import HookContext as HookContext
     from .hooks import HookInput as HookInput
@@ -266,6 +267,7 @@ _LAZY: dict[str, str] = {
     "SessionStoreError": "errors",
     "StructuredOutputError": "errors",
     "TranscriptGapError": "errors",
+    "UsageLimitError": "errors",
     "AsyncHookOutput": "hooks",
     "HookContext": "hooks",
     "HookInput": "hooks",
@@ -419,6 +421,7 @@ __all__ = [
     "SessionStoreError",
     "StructuredOutputError",
     "TranscriptGapError",
+    "UsageLimitError",
     "AsyncHookOutput",
     "HookContext",
     "HookInput",

@@ -51,7 +51,7 @@ import collections
 import logging
 import math
 from collections.abc import Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, Literal, NoReturn
 
 import anyio
 import attrs
@@ -139,6 +139,13 @@ class PoolLimits:
         max_wait: how long a prompt may wait for the rate limit (then
             `RateLimitExceededError`) or for turns in flight to leave room in the budget
             (then `BudgetExceededError`); None: as long as it takes; 0: never waits.
+        on_usage_limit: what `SessionPool.ask` does when the account's usage limit
+            refuses a turn (`UsageLimitError`): ``"raise"`` it (the default), or ``"park"``:
+            every prompt of the pool waits until the limit's ``resets_at``, then the refused
+            prompt is sent again (``stats.parked``). A limit with no reset time, or one that
+            resets later than ``max_park`` seconds from now, is raised all the same.
+        max_park: the longest a pool parks for a usage limit, in seconds (6 hours by
+            default; None: however long).
     """
 
     max_cost_usd: float | None = attrs.field(
@@ -160,8 +167,20 @@ class PoolLimits:
         default=60.0, validator=_number("per_seconds", optional=False, zero=False)
     )
     max_wait: float | None = attrs.field(default=None)
+    on_usage_limit: Literal["raise", "park"] = attrs.field(default="raise")
+    max_park: float | None = attrs.field(default=6 * 3600.0)
 
     def __attrs_post_init__(self) -> None:
+        if self.on_usage_limit not in ("raise", "park"):
+            raise OptionsError(
+                f"PoolLimits.on_usage_limit must be 'raise' or 'park', not {self.on_usage_limit!r}",
+                option="on_usage_limit",
+            )
+        park: object = self.max_park
+        if park is not None and (
+            isinstance(park, bool) or not isinstance(park, (int, float)) or not park >= 0
+        ):
+            raise OptionsError("PoolLimits.max_park must be >= 0 or None", option="max_park")
         for name in ("max_prompts", "reserve_tokens"):
             given: object = getattr(self, name)
             if given is not None and not isinstance(given, int):
@@ -226,6 +245,21 @@ class Governor:
         self._unreadable: dict[str, str] = {}
         #: Set when a result is charged (made on first wait: there may be no loop yet).
         self._changed: anyio.Event | None = None
+        #: No prompt goes before this time of the event loop's clock (a usage limit).
+        self.parked_until: float | None = None
+
+    def park(self, until: float) -> None:
+        """Hold every prompt of the pool until ``until`` (the event loop's clock)."""
+        if self.parked_until is None or until > self.parked_until:
+            self.parked_until = until
+
+    async def _unpark(self) -> None:
+        """Wait out a usage limit's park (`park`)."""
+        until = self.parked_until
+        if until is not None:
+            left = until - anyio.current_time()
+            if left > 0:
+                await anyio.sleep(left)
 
     def session(
         self, core: SessionCore
@@ -266,6 +300,7 @@ class Governor:
             ClaudeSDKError: the session's own error (`SessionClosedError`, the CLI's
                 failure): it ended while the prompt waited.
         """
+        await self._unpark()
         limits = self.limits
         budget = limits.max_cost_usd is not None or limits.max_tokens is not None
         if not budget and limits.max_prompts is None:

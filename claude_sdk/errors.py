@@ -19,7 +19,9 @@ This module is pure: it performs no I/O and imports nothing else from the SDK at
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import datetime
+import re
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
@@ -47,8 +49,10 @@ __all__ = [
     "SessionBusyError",
     "ResultError",
     "StructuredOutputError",
+    "UsageLimitError",
     "STARTUP_FAILURES",
     "classify_result",
+    "usage_limit",
 ]
 
 _E = TypeVar("_E", bound="ClaudeSDKError")
@@ -1225,6 +1229,109 @@ class ResultError(ClaudeSDKError):
 
     def _facts(self) -> dict[str, Any]:
         return {**super()._facts(), "result": self.result}
+
+
+class UsageLimitError(ResultError):
+    """The account's usage limit refused the turn (a subscription's five-hour or weekly
+    limit, an organization's cap): nothing will pass before it resets.
+
+    Never retryable, so no retry policy runs into the wall again; a `SessionPool` with
+    ``PoolLimits(on_usage_limit="park")`` holds its prompts until ``resets_at`` instead.
+    Found by `usage_limit` (one rule): an error result after a ``rate_limit_event`` whose
+    status is ``"rejected"``, or whose text is the CLI's usage-limit message.
+
+    Attributes:
+        resets_at: when the limit resets (UTC), when the CLI said; else None.
+        limit_type: which limit (``"five_hour"``, ``"seven_day"``, ...), when it said.
+    """
+
+    default_kind: str | None = "usage_limit"
+
+    resets_at: datetime.datetime | None
+    limit_type: str | None
+
+    def __init__(
+        self,
+        message: str | None = None,
+        *,
+        result: ResultMessage,
+        resets_at: datetime.datetime | None = None,
+        limit_type: str | None = None,
+        kind: str | None = None,
+    ) -> None:
+        """Initialise from the error result and what the CLI said of the limit."""
+        self.resets_at = resets_at
+        self.limit_type = limit_type
+        super().__init__(message, result=result, kind=kind or "usage_limit")
+
+    @property
+    def retryable(self) -> bool:
+        """False: the same call fails until ``resets_at``."""
+        return False
+
+    @property
+    def hint(self) -> str | None:
+        """When it resets, and what to do meanwhile."""
+        when = (
+            "at an unknown time"
+            if self.resets_at is None
+            else f"at {self.resets_at:%Y-%m-%d %H:%M:%S} UTC"
+        )
+        return (
+            f"the usage limit{f' ({self.limit_type})' if self.limit_type else ''} resets "
+            f"{when}; wait until then (SessionPool: PoolLimits(on_usage_limit='park') "
+            "holds the pool's prompts until the reset), or use another account or an API key"
+        )
+
+    def _facts(self) -> dict[str, Any]:
+        return {**super()._facts(), "resets_at": self.resets_at, "limit_type": self.limit_type}
+
+
+#: The CLI's own words for a usage limit in a result's text (its older form ends with
+#: ``|<epoch seconds of the reset>``).
+_USAGE_LIMIT_TEXT = re.compile(
+    r"usage limit reached(?:\|(?P<epoch>\d{9,12}))?|you(?:'|\u2019)ve hit your (?:usage )?limit",
+    re.IGNORECASE,
+)
+
+
+def usage_limit(
+    result: object, events: Sequence[object] = ()
+) -> tuple[datetime.datetime | None, str | None] | None:
+    """``(resets_at, limit_type)`` when the error ``result`` is the account's usage limit,
+    else None: the turn's last ``rate_limit_event`` (``events``, oldest first) says
+    ``"rejected"``, or the result's text is the CLI's usage-limit message."""
+    if getattr(result, "is_error", None) is not True:
+        return None
+    info = None
+    for event in reversed(events):
+        info = getattr(event, "rate_limit_info", None)
+        if info is not None:
+            break
+    if info is not None and getattr(info, "status", None) == "rejected":
+        return _epoch(getattr(info, "resets_at", None)), _text(
+            getattr(info, "rate_limit_type", None)
+        )
+    text = getattr(result, "result", None)
+    found = _USAGE_LIMIT_TEXT.search(text) if isinstance(text, str) else None
+    if found is None:
+        return None
+    return _epoch(int(found["epoch"]) if found["epoch"] else None), None
+
+
+def _epoch(value: object) -> datetime.datetime | None:
+    """An epoch in seconds (or milliseconds) as a UTC datetime; None for anything else."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        return None
+    seconds = value / 1000 if value > 10**11 else value
+    try:
+        return datetime.datetime.fromtimestamp(seconds, tz=datetime.timezone.utc)
+    except (OverflowError, OSError, ValueError):
+        return None
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
 
 
 class StructuredOutputError(ResultError):

@@ -26,6 +26,7 @@ conversation continues only if ``options.resume`` is set by the caller).
 
 from __future__ import annotations
 
+import datetime
 import logging
 import warnings
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Sequence
@@ -39,7 +40,7 @@ import attrs
 from ._attrs import define
 from ._governor import Governor, PoolLimits
 from ._retrying import TurnRetry
-from .errors import ClaudeSDKError, OptionsError, SessionClosedError
+from .errors import ClaudeSDKError, OptionsError, SessionClosedError, UsageLimitError
 from .messages import AssistantMessage, Message
 from .options import Options
 from .query import Prompt, Reply
@@ -47,6 +48,9 @@ from .session import Session, _collapse_groups, open_session
 from .transports.base import Transport
 
 __all__ = ["PoolLimits", "PoolStats", "SessionPool"]
+
+#: Seconds a parked pool waits past a usage limit's reset (the server's clock is not ours).
+USAGE_RESET_MARGIN = 1.0
 
 logger: logging.Logger = logging.getLogger("claude_sdk.pool")
 
@@ -67,6 +71,7 @@ class PoolStats:
     spent_tokens: int = 0  #: tokens they used so far (every model, subagents included)
     prompts: int = 0  #: prompts sent through the pool's sessions
     rate_waits: int = 0  #: prompts that waited for ``PoolLimits.max_prompts``
+    parked: int = 0  #: turns refused by a usage limit and sent again after its reset
     refused: int = 0  #: prompts refused by ``PoolLimits`` (budget spent, waited too long)
     peak: int = 0  #: most CLIs running at once
     running: int = 0  #: CLIs running now
@@ -255,11 +260,43 @@ class SessionPool:
     async def ask(self, key: str, prompt: Prompt) -> Reply:
         """Send ``prompt`` in the session of ``key`` and collect the turn.
 
+        With ``PoolLimits(on_usage_limit="park")``, a turn the account's usage limit refused
+        parks the pool (every prompt waits) until the limit resets, then is sent again.
+
         Raises:
             ResultError: the turn ended with an error result.
+            UsageLimitError: the account's usage limit refused it (and the pool does not
+                park, or the limit resets too late or at an unknown time).
             StructuredOutputError: the options ask for structured output and the result's
                 is missing or does not validate.
         """
+        while True:
+            try:
+                return await self._ask_retrying(key, prompt)
+            except UsageLimitError as exc:  # noqa: PERF203 - a refused turn, then a wait
+                if not self._park(exc):
+                    raise
+
+    def _park(self, error: UsageLimitError) -> bool:
+        """Park the pool until ``error``'s reset, if the limits say so (True: parked)."""
+        limits = self.limits
+        if limits.on_usage_limit != "park" or error.resets_at is None:
+            return False
+        left = (error.resets_at - datetime.datetime.now(datetime.timezone.utc)).total_seconds()
+        if limits.max_park is not None and left > limits.max_park:
+            return False
+        self.stats.parked += 1
+        logger.warning(
+            "the account's usage limit refused a turn: the pool's prompts wait until it "
+            "resets at %s (%.0f s)",
+            error.resets_at.isoformat(),
+            max(left, 0.0),
+        )
+        # A second of margin: the reset is the server's clock, the wait this machine's.
+        self._governor.park(anyio.current_time() + max(left, 0.0) + USAGE_RESET_MARGIN)
+        return True
+
+    async def _ask_retrying(self, key: str, prompt: Prompt) -> Reply:
         from .query import as_message
 
         policy = self.options.retry

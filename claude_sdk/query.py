@@ -24,12 +24,20 @@ from ._protocol.codec import default_codec
 from ._retrying import TurnRetry
 from ._schema import structure_output
 from ._structured import flag as flag_structured
-from .errors import ClaudeSDKError, ResultError, SessionClosedError, StructuredOutputError
+from .errors import (
+    ClaudeSDKError,
+    ResultError,
+    SessionClosedError,
+    StructuredOutputError,
+    UsageLimitError,
+    usage_limit,
+)
 from .messages import (
     AssistantMessage,
     ContentBlock,
     Message,
     PermissionDeniedMessage,
+    RateLimitEvent,
     ResultMessage,
     StreamEvent,
     UserMessage,
@@ -233,6 +241,9 @@ def reply_of(messages: Sequence[Message], options: Options | None) -> Reply:
     result = messages[-1]
     assert isinstance(result, ResultMessage)
     if result.is_error:
+        limit = usage_limit(result, [m for m in messages if isinstance(m, RateLimitEvent)])
+        if limit is not None:
+            raise UsageLimitError(result=result, resets_at=limit[0], limit_type=limit[1])
         raise ResultError(result=result)
     if options is not None:
         problem = result.structured_output_error or flag_structured(result, options)

@@ -48,6 +48,7 @@ from .errors import (
     RateLimitExceededError,
     ResultError,
     StructuredOutputError,
+    UsageLimitError,
 )
 
 __all__ = ["MAX_DELAY_LIMIT", "MAX_MULTIPLIER", "RetryAttempt", "RetryPolicy", "TRANSIENT_STATUSES"]
@@ -175,9 +176,11 @@ class RetryPolicy:
         never a structured output that does not fit (the model's answer, not a fault) nor a
         pool's own rate limit (`RateLimitExceededError`: the pool already waited)."""
         if not isinstance(error, ClaudeSDKError) or isinstance(
-            error, (StructuredOutputError, RateLimitExceededError)
+            error, (StructuredOutputError, RateLimitExceededError, UsageLimitError)
         ):
-            return False  # the model's answer, or the pool's own limit: not the API's fault
+            # the model's answer, the pool's own limit, or the account's usage limit (the
+            # same wall until it resets): not worth another attempt now
+            return False
         if isinstance(error, ResultError):
             status = getattr(error.result, "api_error_status", None)
             if isinstance(status, int) and not isinstance(status, bool):

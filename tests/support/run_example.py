@@ -74,6 +74,14 @@ DEFAULT = Scenario()
 SCENARIOS: dict[str, Scenario] = {
     "decode_wire.py": Scenario(needs_cli=False, expect=("result: success",)),
     "testing_with_fake_cli.py": Scenario(needs_cli=False, expect=("all checks passed",)),
+    "usage_limits.py": Scenario(
+        needs_cli=False,
+        expect=(
+            "usage limit (five_hour); retryable: False",
+            "resets in about 60 min",
+            "parked 1 time(s), then: Back after the reset.",
+        ),
+    ),
     "fake_cli_executable.py": Scenario(needs_cli=False, expect=("all checks passed",)),
     "archive_sessions.py": Scenario(
         needs_cli=False,
