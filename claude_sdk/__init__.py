@@ -174,6 +174,7 @@ if TYPE_CHECKING:
     from .permissions import PermissionUpdate as PermissionUpdate
     from .permissions import ToolPermissionContext as ToolPermissionContext
     from .pool import PoolLimits as PoolLimits
+    from .pool import PoolRecycle as PoolRecycle
     from .pool import PoolStats as PoolStats
     from .pool import SessionPool as SessionPool
     from .query import Reply as Reply
@@ -328,6 +329,7 @@ _LAZY: dict[str, str] = {
     "PermissionUpdate": "permissions",
     "ToolPermissionContext": "permissions",
     "PoolLimits": "pool",
+    "PoolRecycle": "pool",
     "PoolStats": "pool",
     "SessionPool": "pool",
     "Reply": "query",
@@ -482,6 +484,7 @@ __all__ = [
     "PermissionUpdate",
     "ToolPermissionContext",
     "PoolLimits",
+    "PoolRecycle",
     "PoolStats",
     "SessionPool",
     "Reply",

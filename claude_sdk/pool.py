@@ -37,7 +37,7 @@ import anyio
 import anyio.abc
 import attrs
 
-from ._attrs import define
+from ._attrs import define, frozen
 from ._governor import Governor, PoolLimits
 from ._retrying import TurnRetry
 from .errors import ClaudeSDKError, OptionsError, SessionClosedError, UsageLimitError
@@ -47,7 +47,7 @@ from .query import Prompt, Reply
 from .session import Session, _collapse_groups, open_session
 from .transports.base import Transport
 
-__all__ = ["PoolLimits", "PoolStats", "SessionPool"]
+__all__ = ["PoolLimits", "PoolRecycle", "PoolStats", "SessionPool", "resident_mib"]
 
 #: Seconds a parked pool waits past a usage limit's reset (the server's clock is not ours).
 USAGE_RESET_MARGIN = 1.0
@@ -72,6 +72,7 @@ class PoolStats:
     prompts: int = 0  #: prompts sent through the pool's sessions
     rate_waits: int = 0  #: prompts that waited for ``PoolLimits.max_prompts``
     parked: int = 0  #: turns refused by a usage limit and sent again after its reset
+    recycled: int = 0  #: CLIs ended between turns by ``recycle`` (their keys resumed)
     refused: int = 0  #: prompts refused by ``PoolLimits`` (budget spent, waited too long)
     peak: int = 0  #: most CLIs running at once
     running: int = 0  #: CLIs running now
@@ -90,6 +91,8 @@ class _Slot:
     error: BaseException | None = None
     last_used: float = 0.0
     leases: int = 0
+    #: Its CLI was ended by ``recycle``: a lease waiting for it takes the key's new one.
+    recycled: bool = False
 
     @property
     def usable(self) -> bool:
@@ -98,6 +101,64 @@ class _Slot:
             and not self.stop.is_set()
             and not (self.session is not None and self.session.closed)
         )
+
+
+@frozen(kw_only=True)
+class PoolRecycle:
+    """When a pooled CLI is ended and replaced, between turns (``SessionPool(recycle=)``).
+
+    Long-lived CLIs grow; past a limit, at the end of a lease whose turns are all answered,
+    the pool ends the key's CLI (stdin closed, its grace, then the signals) and the key's
+    next lease starts a fresh CLI that resumes the same session, so the next prompt sees the
+    whole conversation. Never mid-turn: a lease that leaves a prompt unanswered, or ends by
+    an exception, is not recycled. ``pool.stats.recycled`` counts them; each is logged
+    (``claude_sdk.pool``, INFO).
+
+    Attributes:
+        max_rss_mb: the CLI's resident memory, in MiB, past which it is replaced (read from
+            ``/proc/<pid>/status``: a local CLI on Linux; elsewhere it cannot be read and
+            only ``max_turns`` applies).
+        max_turns: the turns (results) one CLI may answer before it is replaced.
+    """
+
+    max_rss_mb: float | None = attrs.field(default=None)
+    max_turns: int | None = attrs.field(default=None)
+
+    def __attrs_post_init__(self) -> None:
+        for name in ("max_rss_mb", "max_turns"):
+            value: object = getattr(self, name)
+            if value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+                raise OptionsError(f"PoolRecycle.{name} must be above 0, or None", option=name)
+        if self.max_turns is not None and not isinstance(self.max_turns, int):
+            raise OptionsError("PoolRecycle.max_turns must be an int", option="max_turns")
+
+    def reason(self, session: Session) -> str | None:
+        """Why the CLI of ``session`` should be replaced now, or None."""
+        turns = session._core.protocol.results
+        if self.max_turns is not None and turns >= self.max_turns:
+            return f"{turns} turns (max_turns={self.max_turns})"
+        if self.max_rss_mb is not None:
+            rss = resident_mib(session.pid)
+            if rss is not None and rss > self.max_rss_mb:
+                return f"{rss:.0f} MiB resident (max_rss_mb={self.max_rss_mb:g})"
+        return None
+
+
+def resident_mib(pid: int | None) -> float | None:
+    """The resident memory of the local process ``pid`` in MiB (``VmRSS``), or None when it
+    cannot be read (no such process, not Linux, a remote CLI)."""
+    if pid is None or pid <= 0:
+        return None
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        return None
+    return None
 
 
 class SessionPool:
@@ -114,6 +175,7 @@ class SessionPool:
         transports: Sequence[Transport | None] | None = None,
         resume_keys: bool = False,
         limits: PoolLimits | None = None,
+        recycle: PoolRecycle | None = None,
     ) -> None:
         """Args:
         options: the options of every session.
@@ -132,6 +194,8 @@ class SessionPool:
             transport (`PoolLimits`): checked before each prompt (a refused prompt raises
             `BudgetExceededError` or `RateLimitExceededError` and is not sent) and counted
             on each result; the figures are in ``stats`` (kept without limits too).
+        recycle: replace a key's CLI between turns once it grows past a limit (resident
+            memory, turns answered), resuming the same session (`PoolRecycle`).
 
         Raises:
             OptionsError: a value out of range, or both ``transport`` and ``transports``.
@@ -195,6 +259,12 @@ class SessionPool:
                 option="limits",
             )
         self.limits: PoolLimits = limits if limits is not None else PoolLimits()
+        if recycle is not None and not isinstance(recycle, PoolRecycle):
+            raise OptionsError(
+                f"SessionPool.recycle must be a PoolRecycle, not {type(recycle).__name__}",
+                option="recycle",
+            )
+        self.recycle: PoolRecycle | None = recycle
         self._governor = Governor(self.limits, self.stats)
         self._slots: list[_Slot] = []
         self._by_key: dict[str, _Slot] = {}
@@ -237,25 +307,67 @@ class SessionPool:
     @asynccontextmanager
     async def session(self, key: str) -> AsyncIterator[Session]:
         """Lease the session of ``key`` for the duration of the block (see the module)."""
-        slot = await self._acquire(key)
-        try:
-            async with slot.lock:
-                await slot.ready.wait()
-                if slot.error is not None or slot.session is None:
-                    raise slot.error or SessionClosedError("the pooled session did not start")
-                if not slot.usable:
-                    raise SessionClosedError("the pooled session has ended")
-                slot.leases += 1
-                self.stats.leased += 1
-                try:
-                    yield slot.session
-                finally:
-                    self.stats.leased -= 1
-                    slot.last_used = anyio.current_time()
-                    self._notify()
-        finally:
-            if not slot.usable and self._by_key.get(key) is slot:
-                del self._by_key[key]
+        while True:
+            slot = await self._acquire(key)
+            try:
+                async with slot.lock:
+                    if slot.recycled:
+                        continue  # replaced while this lease waited: take the new one
+                    await slot.ready.wait()
+                    if slot.error is not None or slot.session is None:
+                        raise slot.error or SessionClosedError("the pooled session did not start")
+                    if not slot.usable:
+                        raise SessionClosedError("the pooled session has ended")
+                    slot.leases += 1
+                    self.stats.leased += 1
+                    try:
+                        yield slot.session
+                        # The block ended normally: between turns, the CLI may be replaced
+                        # (the lock is held, so no other lease uses it meanwhile).
+                        await self._maybe_recycle(key, slot)
+                    finally:
+                        self.stats.leased -= 1
+                        slot.last_used = anyio.current_time()
+                        self._notify()
+                    return
+            finally:
+                if not slot.usable and self._by_key.get(key) is slot:
+                    del self._by_key[key]
+
+    async def _maybe_recycle(self, key: str, slot: _Slot) -> None:
+        """End the CLI of ``key`` and have its next lease resume the session, when
+        ``recycle`` says it grew too much and no turn of it is open (`PoolRecycle`)."""
+        session = slot.session
+        if self.recycle is None or session is None or not slot.usable:
+            return
+        protocol = session._core.protocol
+        session_id = session.session_id
+        if protocol.open_prompts or session_id is None:
+            return  # a turn is open (never mid-turn), or there is nothing to resume
+        reason = self.recycle.reason(session)
+        if reason is None:
+            return
+        if not self.resume_keys:
+            # The key's next CLI resumes this session (resume_keys resumes every key).
+            self._restart_options[key] = attrs.evolve(
+                self.options,
+                resume=session_id,
+                session_id=None,
+                continue_conversation=False,
+                fork_session=False,
+                resume_missing="error",
+            )
+        slot.recycled = True
+        self._close(slot)
+        await slot.done.wait()
+        self.stats.recycled += 1
+        logger.info(
+            "recycled the CLI of key %r (pid %s: %s); its next prompt resumes session %s",
+            key,
+            session.pid,
+            reason,
+            session_id,
+        )
 
     async def ask(self, key: str, prompt: Prompt) -> Reply:
         """Send ``prompt`` in the session of ``key`` and collect the turn.

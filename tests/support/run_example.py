@@ -333,6 +333,14 @@ SCENARIOS: dict[str, Scenario] = {
             "the turn's result is the receipt's: True",
         ),
     ),
+    "pool_recycle.py": Scenario(
+        replies=({"text": "Noted: 4417."}, {"text": "It was 4417."}),
+        expect=(
+            "first: Noted: 4417.",
+            "second: It was 4417.",
+            "recycled 2, same conversation: True",
+        ),
+    ),
     "steer.py": Scenario(
         replies=(
             {"text": "Once upon a time " + "a keeper kept the light " * 80, "delay": 0.02},
