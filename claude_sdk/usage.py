@@ -282,6 +282,10 @@ class AgentUsage:
             assistant messages), ``"tool_use_result"`` (the Agent tool's result),
             ``"task_notification"``, ``"model_usage_since_last_result"`` or
             ``"modelUsage"`` (the totals).
+        parent_id: for a subagent a subagent started (a nested one), the ``agent_id`` of
+            that subagent; None for one the main agent started, and for the other shares.
+        depth: 0 for the main agent, 1 for a subagent the main agent started, 2 for one
+            that subagent started, ...; None for the unattributed share and the totals.
     """
 
     agent_id: str | None = None
@@ -292,6 +296,8 @@ class AgentUsage:
     cost_usd: float = 0.0
     cost_basis: CostBasis = "none"
     sources: tuple[str, ...] = ()
+    parent_id: str | None = None
+    depth: int | None = None
 
     @property
     def tokens(self) -> TokenUsage:
@@ -372,6 +378,9 @@ class _Sub:
     active: bool = True
     # Its last streamed request (kept across turns for its model).
     last: _Streamed | None = None
+    #: The agent whose Agent call started it (None: the main agent's), and how deep.
+    parent: str | None = None
+    depth: int = 1
 
     def evidence(self) -> list[_Streamed]:
         out = list(self.streamed.values())
@@ -459,6 +468,11 @@ class UsageTracker:
                 sub = self._sub(block.id)
                 if sub is None:
                     continue
+                caller = _str(message.parent_tool_use_id)
+                if caller is not None and caller != sub.agent_id:
+                    sub.parent = caller
+                    above = self._subs.get(caller)
+                    sub.depth = (above.depth if above is not None else 1) + 1
                 sub.agent_type = _str(tool_input.get("subagent_type")) or sub.agent_type
                 sub.description = _str(tool_input.get("description")) or sub.description
                 if tool_input.get("run_in_background") is True:
@@ -537,9 +551,15 @@ class UsageTracker:
             sub.agent_type = sub.agent_type or _str(_get(frame, "subagent_type"))
             if subtype == "task_started":  # a progress frame's description is the step's
                 sub.description = sub.description or _str(_get(frame, "description"))
+                depth = _get(frame, "spawn_depth")
+                if isinstance(depth, int) and not isinstance(depth, bool) and depth >= 1:
+                    sub.depth = depth
             if _get(frame, "is_backgrounded") is True:
                 sub.background = True
-            if subtype == "task_notification" and sub.background:
+            if subtype == "task_notification" and (sub.background or sub.parent is not None):
+                # A nested subagent's last request is streamed (with forward_subagent_text)
+                # and its Agent result carries no usage: as for a background one, the
+                # notification's total gives that request's output.
                 self._notified(sub, _get(frame, "usage"))
 
     def _notified(self, sub: _Sub, usage: object) -> None:
@@ -710,8 +730,16 @@ class UsageTracker:
                 **fields,
             )
 
+        for sub in subs:
+            if sub.parent is not None and not sub.evidence() and not sub.background:
+                notes.append(
+                    f"subagent {sub.agent_id} ({sub.description or sub.agent_type or 'a subagent'}"
+                    f", started by subagent {sub.parent}, depth {sub.depth}): the CLI streams "
+                    "a nested subagent's requests only with Options(forward_subagent_text=True)"
+                    " and its Agent result carries no usage, so its tokens are in unattributed"
+                )
         report = UsageReport(
-            main=share("main", [main_source], agent_type="main"),
+            main=share("main", [main_source], agent_type="main", depth=0),
             subagents=tuple(
                 share(
                     s.agent_id,
@@ -719,6 +747,8 @@ class UsageTracker:
                     agent_id=s.agent_id,
                     agent_type=s.agent_type,
                     description=s.description,
+                    parent_id=s.parent,
+                    depth=s.depth,
                 )
                 for s in subs
             ),

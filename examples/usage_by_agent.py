@@ -2,7 +2,8 @@
 
 ``reply.usage_by_agent`` (or ``claude_sdk.usage_by_agent(messages)``, or a ``UsageTracker``
 fed a session's messages) splits a turn's tokens and cost between the main agent and each
-subagent (by the Agent call that started it, with its type), with an explicit
+subagent (by the Agent call that started it, with its type; a subagent that a subagent
+started has its own row, with its ``depth`` and ``parent_id``), with an explicit
 ``unattributed`` share for what the CLI's figures cannot place; the shares add up to the
 CLI's totals, per model and kind of token, and their costs to the turn's cost.
 
@@ -22,7 +23,7 @@ async def allow(name: str, tool_input: dict[str, object], ctx: object) -> cs.Per
 
 def line(agent: cs.AgentUsage) -> str:
     tokens = agent.tokens
-    name = agent.agent_type or "unknown"
+    name = "  " * max((agent.depth or 0) - 1, 0) + (agent.agent_type or "unknown")
     if agent.description:
         name += f" ({agent.description})"
     return (
@@ -33,8 +34,10 @@ def line(agent: cs.AgentUsage) -> str:
 
 async def main() -> None:
     reply = await cs.ask(
-        "Use a general-purpose subagent to list the files here, then sum up what it found.",
-        options=cs.Options(can_use_tool=allow),
+        "Use a general-purpose subagent that itself uses a subagent to list the files "
+        "here, then sum up what it found.",
+        # a nested subagent's requests reach the host (and its row) only with this
+        options=cs.Options(can_use_tool=allow, forward_subagent_text=True),
     )
     report = reply.usage_by_agent
     for agent in report.agents:  # main, each subagent, unattributed

@@ -902,3 +902,80 @@ def test_any_totals_keep_every_share_finite_or_say_why(
         if odd:
             said = [n for n in report.notes if n.startswith(f"{model}: ")]
             assert said, (model, odd, report.notes)
+
+
+# ------------------------------------------------------------------- nested subagents
+# As CLI 2.1.330 and 2.1.332 send them (tests/e2e/test_usage_e2e.py plays it for real): the
+# inner subagent's Agent call is in the outer one's stream; the inner's requests reach the
+# host only with forward_subagent_text, its last one included; its Agent result (to the
+# outer) carries no usage; its task notification carries its last request's total.
+
+
+def task_frame(subtype: str, tool_id: str, **fields: Any) -> JSON:
+    return {
+        "type": "system",
+        "subtype": subtype,
+        "tool_use_id": tool_id,
+        "task_id": f"t-{tool_id}",
+        **fields,
+    }
+
+
+def nested_turn(*, forwarded: bool) -> list[JSON]:
+    model = "claude-opus-5-5"
+    inner_requests = [
+        assistant("c1", model, api_usage(3000, 1), parent="B"),
+        assistant("c2", model, api_usage(3300, 1), parent="B"),
+    ]
+    frames = [
+        assistant("m1", model, api_usage(5000, 1), blocks=[agent_call("A", "general-purpose")]),
+        task_frame("task_started", "A", spawn_depth=1, description="Outer"),
+        assistant("a1", model, api_usage(1000, 1), parent="A", blocks=[agent_call("B", "Explore")]),
+        task_frame("task_started", "B", spawn_depth=2, description="Inner"),
+        *(inner_requests if forwarded else []),
+        task_frame("task_notification", "B", status="completed", usage={"total_tokens": 3325}),
+        {
+            "type": "user",
+            "parent_tool_use_id": "A",
+            "message": {
+                "role": "user",
+                "content": [{"type": "tool_result", "tool_use_id": "B", "content": "C done"}],
+            },
+        },
+        task_frame("task_notification", "A", status="completed", usage={"total_tokens": 1220}),
+        agent_result("A", api_usage(1200, 20), model=model, agent_type="general-purpose"),
+        assistant("m2", model, api_usage(6000, 10)),
+    ]
+    served = model_usage(i=5000 + 1000 + 3000 + 3300 + 1200 + 6000, o=40 + 30 + 30 + 25 + 20 + 10)
+    frames.append(result(api_usage(11000, 50), {model: {**served, "costUSD": 0.1}}))
+    return frames
+
+
+def test_every_level_of_nested_subagents_has_its_row() -> None:
+    report = usage_by_agent(messages(nested_turn(forwarded=True)))
+    assert_adds_up(report)
+    outer = report.subagent("A")
+    inner = report.subagent("B")
+    assert outer is not None
+    assert inner is not None
+    assert (outer.depth, outer.parent_id, outer.description) == (1, None, "a general-purpose task")
+    assert (inner.depth, inner.parent_id, inner.agent_type) == (2, "A", "Explore")
+    assert report.main.depth == 0
+    # The inner one: every input token, and its last request's output from the notification
+    assert inner.tokens == tokens(3000 + 3300, 1 + 25)
+    assert inner.sources == ("stream", "task_notification")
+    assert inner.cost_usd > 0
+    assert report.notes == ()
+
+
+def test_a_nested_subagent_without_its_stream_is_said_not_silent() -> None:
+    report = usage_by_agent(messages(nested_turn(forwarded=False)))
+    assert_adds_up(report)
+    inner = report.subagent("B")
+    assert inner is not None
+    assert inner.tokens == TokenUsage()
+    assert (inner.depth, inner.parent_id) == (2, "A")
+    assert report.unattributed.tokens.input_tokens == 3000 + 3300
+    [note] = report.notes
+    assert "subagent B (a Explore task, started by subagent A, depth 2)" in note
+    assert "forward_subagent_text=True" in note

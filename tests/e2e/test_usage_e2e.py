@@ -225,3 +225,47 @@ async def test_a_background_subagent_past_the_result_reports_in_a_later_turn(e2e
             parts = [a.models.get(model, TokenUsage()) for a in report.agents]
             for field in FIELDS:
                 assert sum(getattr(p, field) for p in parts) == getattr(total, field)
+
+
+@pytest.mark.parametrize("forwarded", [True, False], ids=["forwarded", "not-forwarded"])
+async def test_a_subagent_that_starts_a_subagent_has_its_own_row(e2e: E2E, forwarded: bool) -> None:
+    outer = {
+        "description": "Outer",
+        "prompt": "SUBTASK-A: delegate",
+        "subagent_type": "general-purpose",
+        "run_in_background": False,
+    }
+    inner = {**outer, "description": "Inner", "prompt": "SUBTASK-C: the inner work"}
+    e2e.api.reply(tool_use=("Agent", outer), input_tokens=5000, output_tokens=40, when=when(None))
+    e2e.api.reply(
+        tool_use=("Agent", inner), input_tokens=1000, output_tokens=30, when=when("SUBTASK-A")
+    )
+    e2e.api.reply(
+        tool_use=("Bash", {"command": "ls", "description": "List"}),
+        input_tokens=3000,
+        output_tokens=30,
+        when=when("SUBTASK-C"),
+    )
+    e2e.api.reply(text="C done", input_tokens=3300, output_tokens=25, when=when("SUBTASK-C"))
+    e2e.api.reply(text="A done", input_tokens=1200, output_tokens=20, when=when("SUBTASK-A"))
+    e2e.api.reply(text="all done", input_tokens=6000, output_tokens=10, when=when(None))
+    options = e2e.options(can_use_tool=allow, forward_subagent_text=forwarded or None)
+    reply = await cs.ask("nest", options=options, transport=e2e.transport())
+    report = reply.usage_by_agent
+    assert_adds_up_to_the_result(report, reply.result)
+    rows = {a.description: a for a in report.subagents}
+    assert (rows["Outer"].depth, rows["Inner"].depth) == (1, 2)
+    assert rows["Inner"].parent_id == rows["Outer"].agent_id
+    assert rows["Outer"].parent_id is None
+    got, _models, each = served(e2e, "SUBTASK-C")
+    if forwarded:
+        mine = rows["Inner"].tokens
+        assert mine.input_tokens == got.input_tokens  # every request it made
+        assert each[-1].output_tokens <= mine.output_tokens <= got.output_tokens
+        assert report.notes == ()
+    else:
+        assert rows["Inner"].tokens == TokenUsage()
+        assert report.unattributed.tokens.input_tokens == got.input_tokens
+        [note] = report.notes
+        assert "depth 2" in note
+        assert "forward_subagent_text=True" in note

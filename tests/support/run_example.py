@@ -276,13 +276,25 @@ SCENARIOS: dict[str, Scenario] = {
                 "tool_use": (
                     "Agent",
                     {
+                        "description": "Delegate",
+                        "prompt": "OUTER: delegate the listing",
+                        "subagent_type": "general-purpose",
+                        "run_in_background": False,
+                    },
+                ),
+                "when": lambda r: "TASK" not in json.dumps(r.messages[:1]),
+            },
+            {
+                "tool_use": (
+                    "Agent",
+                    {
                         "description": "List files",
                         "prompt": "SUBTASK: list the files",
                         "subagent_type": "general-purpose",
                         "run_in_background": False,
                     },
                 ),
-                "when": lambda r: "SUBTASK" not in json.dumps(r.messages[:1]),
+                "when": lambda r: "OUTER" in json.dumps(r.messages[:1]),
             },
             {
                 "tool_use": ("Bash", {"command": "ls", "description": "List"}),
@@ -292,11 +304,16 @@ SCENARIOS: dict[str, Scenario] = {
                 "text": "no files",
                 "when": lambda r: "SUBTASK" in json.dumps(r.messages[:1]),
             },
+            {
+                "text": "it found no files",
+                "when": lambda r: "OUTER" in json.dumps(r.messages[:1]),
+            },
             {"text": "The directory is empty."},
         ),
         expect=(
             "main:",
-            "general-purpose (List files):",
+            "general-purpose (Delegate):",
+            "  general-purpose (List files):",
             "unattributed:",
             "in the totals = the shares'",
             "for the turn = the shares'",
