@@ -66,7 +66,7 @@ class InterruptWatch:
     ) -> None:
         #: The uuid of the instruction a steer sends after it (`Session.steer`): each result
         #: of a turn this interrupt cuts short is marked ``steered_by`` it, as it arrives.
-        self.steer = steer
+        self.steer: str | None = steer
         #: The ``interrupt`` request it follows (the next one sent after it was made).
         self.request_id: str | None = None
         self._waiting = set(open_prompts)
