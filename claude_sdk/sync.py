@@ -22,7 +22,7 @@ its callbacks (``can_use_tool``, hooks) run there, so async callbacks work uncha
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
     from . import control as c
     from .errors import SessionStoreError
-    from .messages import Message
+    from .messages import ContentBlock, Message, UserMessage
     from .options import Options
     from .query import Prompt, Reply
     from .session import MessageStream, Session
@@ -195,6 +195,18 @@ class SyncSession:
         """Stop the current turn; returns the receipt (`Session.interrupt`)."""
         return self._portal.call(
             lambda: self._session.interrupt(cancel_queued=cancel_queued, wait=wait)
+        )
+
+    def steer(
+        self,
+        prompt: str | Sequence[ContentBlock] | UserMessage,
+        *,
+        cancel_queued: bool | None = None,
+        wait: float | None = None,
+    ) -> c.SteerReceipt:
+        """Cut the running turn short and send ``prompt`` instead (`Session.steer`)."""
+        return self._portal.call(
+            lambda: self._session.steer(prompt, cancel_queued=cancel_queued, wait=wait)
         )
 
     @property

@@ -110,3 +110,22 @@ async def test_an_ordinary_interrupt_is_still_an_aborted_turn() -> None:
     assert rest[-1] is result
     assert result.steered_by is None
     assert cs.ResultError(result=result).kind == "aborted"
+
+
+def test_the_sync_facade_steers_too() -> None:
+    from claude_sdk import sync
+
+    seen: list[str] = []
+    with sync.open_session(transport=FakeCLI(steered_script(seen))) as session:
+        first = session.send("Write a long story")
+        assert isinstance(first, str)
+        for message in session.receive_response(first):
+            if isinstance(message, cs.AssistantMessage):
+                break
+        receipt = session.steer("No, a haiku")
+        reply = list(session.receive_response(receipt.prompt))
+    assert receipt.interrupt.outcome == "effective"
+    assert seen == ["Write a long story", "No, a haiku"]
+    last = reply[-1]
+    assert isinstance(last, cs.ResultMessage)
+    assert last.result == "A haiku instead."
