@@ -11,8 +11,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import attrs
-
 from ._paths import canonical, cli_config_dir, project_slug
 from .errors import ClaudeSDKError, SessionNotFoundError
 from .retry import RetryAttempt, RetryPolicy, describe
@@ -166,16 +164,7 @@ class TurnRetry:
     ) -> Options:
         if session_id is None:
             return self.base
-        return attrs.evolve(
-            self.base,
-            resume=session_id,
-            fork_session=False,
-            continue_conversation=False,
-            session_id=None,
-            resume_missing="error",
-            resume_session_at=resume_at,
-            resume_drops_turn=drops,
-        )
+        return self.base.resuming(session_id, resume_session_at=resume_at, resume_drops_turn=drops)
 
     def _give_up(self, error: BaseException) -> None:
         if self.attempts and isinstance(error, ClaudeSDKError):

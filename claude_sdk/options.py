@@ -1951,6 +1951,20 @@ class Options:
 
     # -- derived facts ------------------------------------------------------------------
 
+    def resuming(self, session_id: str, **changes: Any) -> Options:
+        """These options resuming the session ``session_id`` as it is: no fork, no
+        ``continue_conversation``, no new session id, and a session that does not exist is
+        an error (``resume_missing="error"``); ``changes`` as for ``attrs.evolve``."""
+        return attrs.evolve(
+            self,
+            resume=session_id,
+            fork_session=False,
+            continue_conversation=False,
+            session_id=None,
+            resume_missing="error",
+            **changes,
+        )
+
     def resume_or_start(self, key: str) -> Options:
         """These options with the session of ``key``: resumed if it exists, else started.
 

@@ -349,14 +349,7 @@ class SessionPool:
             return
         if not self.resume_keys:
             # The key's next CLI resumes this session (resume_keys resumes every key).
-            self._restart_options[key] = attrs.evolve(
-                self.options,
-                resume=session_id,
-                session_id=None,
-                continue_conversation=False,
-                fork_session=False,
-                resume_missing="error",
-            )
+            self._restart_options[key] = self.options.resuming(session_id)
         slot.recycled = True
         self._close(slot)
         await slot.done.wait()
