@@ -407,7 +407,16 @@ async def test_two_sends_at_once_each_get_their_own_reply() -> None:
 
 async def test_two_readers_of_all_messages_at_once_are_told_the_fix() -> None:
     errors: list[cs.ClaudeSDKError] = []
-    async with cs.open_session(transport=FakeCLI(replies=["one"])) as session:
+    told = anyio.Event()
+
+    async def script(cli: ScriptedCLI) -> None:
+        await cli.handshake()
+        await cli.next_prompt()
+        await told.wait()  # nothing comes until the second reader was told: both waited
+        await cli.turn("one")
+        await cli.serve_until_stdin_closes()
+
+    async with cs.open_session(transport=FakeCLI(script)) as session:
         await session.send("hi")
 
         async def read() -> None:
@@ -417,6 +426,7 @@ async def test_two_readers_of_all_messages_at_once_are_told_the_fix() -> None:
                         return
             except cs.ClaudeSDKError as exc:
                 errors.append(exc)
+                told.set()
 
         with anyio.fail_after(10):
             async with anyio.create_task_group() as tg:
@@ -434,12 +444,13 @@ async def test_two_turns_read_at_once_raise_rather_than_mix() -> None:
     answer): the second reader to wait is told the fix; nothing hangs."""
     errors: list[cs.ClaudeSDKError] = []
     texts: dict[str, list[str]] = {}
+    told = anyio.Event()
 
     async def script(cli: ScriptedCLI) -> None:
         await cli.handshake()
         for _ in range(2):
             await cli.next_prompt()
-        await anyio.sleep(0.05)  # both readers wait before anything comes
+        await told.wait()  # nothing comes until the second reader was told: both waited
         await cli.turn("one")
         await cli.turn("two")
         await cli.serve_until_stdin_closes()
@@ -456,6 +467,7 @@ async def test_two_turns_read_at_once_raise_rather_than_mix() -> None:
                 ]
             except cs.ClaudeSDKError as exc:
                 errors.append(exc)
+                told.set()
 
         with anyio.fail_after(10):
             async with anyio.create_task_group() as tg:
