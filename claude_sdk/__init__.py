@@ -62,6 +62,7 @@ _check_distribution()
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from . import history as history
+    from . import humans as humans
     from . import policies as policies
     from . import stores as stores
     from . import sync as sync
@@ -105,6 +106,7 @@ if TYPE_CHECKING:
     from .errors import OptionsError as OptionsError
     from .errors import ProcessError as ProcessError
     from .errors import PromptWithdrawnError as PromptWithdrawnError
+    from .errors import QuestionNotPendingError as QuestionNotPendingError
     from .errors import RateLimitExceededError as RateLimitExceededError
     from .errors import ResultError as ResultError
     from .errors import SessionBusyError as SessionBusyError
@@ -132,6 +134,10 @@ if TYPE_CHECKING:
     from .hooks import StopOutput as StopOutput
     from .hooks import UserPromptSubmitInput as UserPromptSubmitInput
     from .hooks import UserPromptSubmitOutput as UserPromptSubmitOutput
+    from .humans import PendingQuestion as PendingQuestion
+    from .humans import answer as answer
+    from .humans import pending_question as pending_question
+    from .humans import suspend_for_a_person as suspend_for_a_person
     from .messages import APIMessage as APIMessage
     from .messages import AssistantMessage as AssistantMessage
     from .messages import ContentBlock as ContentBlock
@@ -171,6 +177,7 @@ if TYPE_CHECKING:
     from .permissions import PermissionAllow as PermissionAllow
     from .permissions import PermissionDeny as PermissionDeny
     from .permissions import PermissionResult as PermissionResult
+    from .permissions import PermissionSuspend as PermissionSuspend
     from .permissions import PermissionUpdate as PermissionUpdate
     from .permissions import ToolPermissionContext as ToolPermissionContext
     from .pool import PoolLimits as PoolLimits
@@ -217,6 +224,7 @@ if TYPE_CHECKING:
 # Generated from the imports above by tests/support/gen_exports.py: do not edit.
 _LAZY: dict[str, str] = {
     "history": "",
+    "humans": "",
     "policies": "",
     "stores": "",
     "sync": "",
@@ -260,6 +268,7 @@ _LAZY: dict[str, str] = {
     "OptionsError": "errors",
     "ProcessError": "errors",
     "PromptWithdrawnError": "errors",
+    "QuestionNotPendingError": "errors",
     "RateLimitExceededError": "errors",
     "ResultError": "errors",
     "SessionBusyError": "errors",
@@ -287,6 +296,10 @@ _LAZY: dict[str, str] = {
     "StopOutput": "hooks",
     "UserPromptSubmitInput": "hooks",
     "UserPromptSubmitOutput": "hooks",
+    "PendingQuestion": "humans",
+    "answer": "humans",
+    "pending_question": "humans",
+    "suspend_for_a_person": "humans",
     "APIMessage": "messages",
     "AssistantMessage": "messages",
     "ContentBlock": "messages",
@@ -326,6 +339,7 @@ _LAZY: dict[str, str] = {
     "PermissionAllow": "permissions",
     "PermissionDeny": "permissions",
     "PermissionResult": "permissions",
+    "PermissionSuspend": "permissions",
     "PermissionUpdate": "permissions",
     "ToolPermissionContext": "permissions",
     "PoolLimits": "pool",
@@ -372,6 +386,7 @@ _LAZY: dict[str, str] = {
 __all__ = [
     "__version__",
     "history",
+    "humans",
     "policies",
     "stores",
     "sync",
@@ -415,6 +430,7 @@ __all__ = [
     "OptionsError",
     "ProcessError",
     "PromptWithdrawnError",
+    "QuestionNotPendingError",
     "RateLimitExceededError",
     "ResultError",
     "SessionBusyError",
@@ -442,6 +458,10 @@ __all__ = [
     "StopOutput",
     "UserPromptSubmitInput",
     "UserPromptSubmitOutput",
+    "PendingQuestion",
+    "answer",
+    "pending_question",
+    "suspend_for_a_person",
     "APIMessage",
     "AssistantMessage",
     "ContentBlock",
@@ -481,6 +501,7 @@ __all__ = [
     "PermissionAllow",
     "PermissionDeny",
     "PermissionResult",
+    "PermissionSuspend",
     "PermissionUpdate",
     "ToolPermissionContext",
     "PoolLimits",

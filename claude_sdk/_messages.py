@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ._base import EMPTY, HOST_NOTES, Frame, UnknownBase, WireModel, class_default, model
 
 if TYPE_CHECKING:
+    from .humans import PendingQuestion
     from .tool_outputs import ToolOutput
 
 __all__ = [
@@ -636,6 +637,16 @@ class ResultMessage(Frame):
         notes = self.__dict__.get(HOST_NOTES)
         steered: str | None = notes.get("steered_by") if notes else None
         return steered
+
+    @property
+    def suspended(self) -> PendingQuestion | None:
+        """The question a person must answer when this result ends a turn a
+        ``can_use_tool`` callback suspended (`claude_sdk.humans`): the turn ended cleanly,
+        ``ask`` returns it (`Reply.suspended`), and `claude_sdk.answer` resumes the session
+        later, on any host. None otherwise."""
+        notes = self.__dict__.get(HOST_NOTES)
+        found: PendingQuestion | None = notes.get("suspended") if notes else None
+        return found
 
     @property
     def structured_output_error(self) -> str | None:

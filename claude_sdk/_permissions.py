@@ -32,6 +32,7 @@ __all__ = [
     "PermissionAllow",
     "PermissionDeny",
     "PermissionResult",
+    "PermissionSuspend",
 ]
 
 #: The modes ``set_permission_mode`` accepts. The ``--permission-mode`` flag calls
@@ -187,6 +188,27 @@ class PermissionDeny(WireModel):
 PermissionResult = PermissionAllow | PermissionDeny
 
 
+@frozen(kw_only=True)
+class PermissionSuspend:
+    """Suspend the session until a person answers (`claude_sdk.humans`).
+
+    A ``can_use_tool`` callback returns it when the decision (or, for the
+    ``AskUserQuestion`` tool, the answer) must come from a person who may take hours. The
+    session keeps the pending question with the session (in ``Options.session_store``, else
+    beside the CLI's transcript on this machine), answers the CLI with a denial that ends the
+    turn, and marks the turn's result (``ResultMessage.suspended``). ``ask`` returns that
+    reply (`Reply.suspended`) instead of raising; the process may then exit. Later, on any
+    host, `claude_sdk.answer` resumes the session with the person's answer.
+
+    Not a wire answer: the CLI never sees it (it sees the denial).
+
+    Attributes:
+        reason: why a person is needed (kept with the question, for the person's screen).
+    """
+
+    reason: str = ""
+
+
 # ======================================================================================
 # The permission callback (host side; not wire classes)
 
@@ -249,6 +271,7 @@ class ToolPermissionContext:
 
 CanUseTool = Callable[
     [str, dict[str, Any], ToolPermissionContext],
-    Awaitable[PermissionResult] | PermissionResult,
+    Awaitable[PermissionResult | PermissionSuspend] | PermissionResult | PermissionSuspend,
 ]
-"""``can_use_tool(tool_name, tool_input, context) -> PermissionAllow | PermissionDeny``."""
+"""``can_use_tool(tool_name, tool_input, context) -> PermissionAllow | PermissionDeny`` (or
+`PermissionSuspend`: a person answers later, `claude_sdk.humans`)."""

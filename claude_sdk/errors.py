@@ -42,6 +42,7 @@ __all__ = [
     "SessionClosedError",
     "SessionNotFoundError",
     "PromptWithdrawnError",
+    "QuestionNotPendingError",
     "BudgetExceededError",
     "RateLimitExceededError",
     "SessionStoreError",
@@ -701,6 +702,61 @@ class PromptWithdrawnError(ClaudeSDKError):
         return {**super()._facts(), "prompt_uuid": self.prompt_uuid, "reason": self.reason}
 
 
+class QuestionNotPendingError(ClaudeSDKError):
+    """`claude_sdk.answer` found no question the session waits on (`claude_sdk.humans`).
+
+    Attributes:
+        session_id: The session.
+        question_id: The question found answered (None when none was ever asked).
+        reason: ``"answered"`` (its answer is in the transcript already, sent from here or
+            from another host) or ``"never_asked"`` (no question is kept for the session
+            where these options read: check ``session_store`` and ``cwd``).
+    """
+
+    default_kind: str | None = "not_pending"
+
+    session_id: str
+    question_id: str | None
+    reason: str
+
+    def __init__(
+        self,
+        message: str | None = None,
+        *,
+        session_id: str,
+        question_id: str | None = None,
+        reason: str = "never_asked",
+        kind: str | None = None,
+    ) -> None:
+        """Initialise from the session, the question and why it is not pending."""
+        self.session_id = session_id
+        self.question_id = question_id
+        self.reason = reason
+        super().__init__(message, kind=kind)
+
+    def _default_message(self) -> str:
+        if self.reason == "answered":
+            return (
+                f"question {self.question_id} of session {self.session_id} is answered "
+                "already (its answer is in the transcript): nothing was sent"
+            )
+        return (
+            f"session {self.session_id} waits on no question: none is kept where these "
+            "options read (pass the session_store and cwd the session ran with)"
+        )
+
+    def _facts_text(self) -> str:
+        return f"session_id={self.session_id}, reason={self.reason}"
+
+    def _facts(self) -> dict[str, Any]:
+        return {
+            **super()._facts(),
+            "session_id": self.session_id,
+            "question_id": self.question_id,
+            "reason": self.reason,
+        }
+
+
 class SessionNotFoundError(ClaudeSDKError):
     """No stored session has the requested id.
 
@@ -1079,7 +1135,8 @@ def classify_result(result: object) -> str:
     shaped like a ``ResultMessage`` works. The first rule that matches wins:
 
     0. ``startup_failure_reason`` set (the CLI refused to start) -> ``"startup"``; a turn
-       `Session.steer` cut short (``steered_by``) -> ``"steered"``.
+       `Session.steer` cut short (``steered_by``) -> ``"steered"``; a turn a callback
+       suspended for a person (``suspended``, `claude_sdk.humans`) -> ``"suspended"``.
     1. ``subtype``: ``error_max_turns`` -> ``"max_turns"``, ``error_max_budget_usd`` ->
        ``"budget"``, ``error_max_structured_output_retries`` -> ``"structured_output"``.
     2. ``api_error_status``: 401/403 -> ``"auth"``, 429 -> ``"rate_limit"``, 529 ->
@@ -1104,6 +1161,8 @@ def classify_result(result: object) -> str:
         return "startup"
     if getattr(result, "steered_by", None) is not None:
         return "steered"
+    if getattr(result, "suspended", None) is not None:
+        return "suspended"
     subtype = getattr(result, "subtype", None)
     if isinstance(subtype, str) and subtype in _SUBTYPE_KINDS:
         return _SUBTYPE_KINDS[subtype]

@@ -9,6 +9,8 @@ names are snake_case; the codec writes the camelCase wire keys (``toolName``, ``
   ``can_use_tool`` request. ``behavior`` on the rule updates is a data field, not a tag.
 * `PermissionResult` is what the host answers to ``can_use_tool``: `PermissionAllow` or
   `PermissionDeny`, tagged by ``behavior``. Optional fields left as None are not sent.
+* `PermissionSuspend` is a third answer a callback may give, never sent: a person answers
+  later, on any host (`claude_sdk.humans`).
 """
 
 # The definitions live in claude_sdk._permissions (trio's layout: private code, public names).
@@ -23,6 +25,7 @@ from ._permissions import (
     PermissionMode,
     PermissionResult,
     PermissionRuleValue,
+    PermissionSuspend,
     PermissionUpdate,
     PermissionUpdateDestination,
     RemoveDirectoriesUpdate,
@@ -52,4 +55,5 @@ __all__ = [
     "PermissionAllow",
     "PermissionDeny",
     "PermissionResult",
+    "PermissionSuspend",
 ]

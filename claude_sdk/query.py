@@ -48,6 +48,7 @@ from .session import MessageStream, _BlockContext, open_session
 from .transports.base import Transport
 
 if TYPE_CHECKING:
+    from .humans import PendingQuestion
     from .usage import UsageReport
 
 __all__ = ["QueryContext", "Reply", "ask", "query", "text_deltas"]
@@ -74,6 +75,12 @@ class Reply:
     def text(self) -> str:
         """The turn's final text."""
         return self.result.text
+
+    @property
+    def suspended(self) -> PendingQuestion | None:
+        """The question the turn was suspended on, for a person to answer later with
+        `claude_sdk.answer` (`claude_sdk.humans`); None when the turn was not suspended."""
+        return self.result.suspended
 
     @property
     def own_turns(self) -> tuple[ResultMessage, ...]:
@@ -240,7 +247,7 @@ def reply_of(messages: Sequence[Message], options: Options | None) -> Reply:
     `ask` raises for it (`ResultError`, `StructuredOutputError`)."""
     result = messages[-1]
     assert isinstance(result, ResultMessage)
-    if result.is_error:
+    if result.is_error and result.suspended is None:  # a suspended turn ended cleanly
         limit = usage_limit(result, [m for m in messages if isinstance(m, RateLimitEvent)])
         if limit is not None:
             raise UsageLimitError(result=result, resets_at=limit[0], limit_type=limit[1])

@@ -42,14 +42,19 @@ import attrs
 
 from . import control as c
 from ._base import replace as _replace
-from ._paths import is_uuid as _is_uuid
 from ._protocol.launch import build_initialize, build_launch_spec, mcp_server_wire
 from ._session import lifecycle, stored
 from ._session.core import SessionCore
 from ._session.inbound import InboundWorkers
 from ._session.mirror import TranscriptMirror
 from ._session.stream import MessageStream
-from .errors import ClaudeSDKError, SessionClosedError, SessionNotFoundError, SessionStoreError
+from .errors import (
+    ClaudeSDKError,
+    QuestionNotPendingError,
+    SessionClosedError,
+    SessionNotFoundError,
+    SessionStoreError,
+)
 from .messages import ContentBlock, UserMessage
 from .options import Options
 from .telemetry import Telemetry
@@ -57,6 +62,9 @@ from .transports.base import Transport
 
 if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup
+
+if TYPE_CHECKING:
+    from .humans import PendingQuestion
 
 __all__ = ["MessageStream", "Session", "SessionContext", "open_session"]
 
@@ -119,18 +127,7 @@ class Session:
         """The session's id: the CLI's (``system/init``) once a turn has started; before,
         the one the CLI said it loaded (`resumed`), else the id the options chose
         (``session_id``, or ``resume`` without ``fork_session``), else None."""
-        found = self._core.protocol.session_id
-        if found is not None:
-            return found
-        resumed = self._core.resumed
-        if resumed is not None and resumed.session_id is not None:
-            return resumed.session_id
-        options = self._core.options
-        if options.session_id is not None:
-            return options.session_id
-        if options.resume is not None and not options.fork_session and _is_uuid(options.resume):
-            return options.resume
-        return None
+        return self._core.session_id
 
     @property
     def last_activity(self) -> float:
@@ -386,6 +383,46 @@ class Session:
             )
         await self._send_user(message)
         return c.SteerReceipt(interrupt=receipt, prompt=uuid)
+
+    @property
+    def pending_question(self) -> PendingQuestion | None:
+        """The question this session was suspended on and has not answered yet
+        (`claude_sdk.humans`), or None."""
+        return self._core.pending
+
+    async def answer(
+        self,
+        answers: Mapping[str, Any] | None = None,
+        *,
+        allow: bool | None = None,
+        message: str | None = None,
+        pending: PendingQuestion | None = None,
+    ) -> str:
+        """Send a person's answer to the question this session was suspended on
+        (`claude_sdk.humans`); returns the answer prompt's uuid, whose reply
+        ``receive_response(uuid)`` reads. Across processes and hosts, use
+        `claude_sdk.answer`, which resumes the session first.
+
+        Args:
+            answers: for a question (``AskUserQuestion``): question text -> answer.
+            allow: for a permission: run the call (True) or not (False).
+            message: a note from the person, sent with the answer.
+            pending: the question (default: `pending_question`).
+
+        Raises:
+            QuestionNotPendingError: this session waits on no question.
+            OptionsError: the answer does not fit the question.
+        """
+        from .humans import send_answer
+
+        question = pending if pending is not None else self._core.pending
+        if question is None:
+            raise QuestionNotPendingError(
+                f"session {self.session_id} waits on no question here (use "
+                "claude_sdk.answer to answer one kept in the store)",
+                session_id=self.session_id or "",
+            )
+        return await send_answer(self, question, answers, allow=allow, message=message)
 
     async def set_permission_mode(self, mode: str) -> c.SetPermissionModeResponse:
         """Change the permission mode (``default``, ``acceptEdits``, ``plan``, ...)."""

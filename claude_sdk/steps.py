@@ -422,7 +422,9 @@ def _read_local(path: Path) -> list[dict[str, Any]]:
     return found
 
 
-async def _load(store: Any, key: SessionKey, seconds: float | None) -> list[Mapping[str, Any]]:
+async def _load(
+    store: Any, key: SessionKey, seconds: float | None, who: str = "read_steps"
+) -> list[Mapping[str, Any]]:
     where = {k: str(v) for k, v in key.items()}
     try:
         with anyio.fail_after(seconds):
@@ -434,13 +436,13 @@ async def _load(store: Any, key: SessionKey, seconds: float | None) -> list[Mapp
             else f"{type(exc).__name__}: {exc}"
         )
         raise SessionStoreError(
-            f"read_steps: session store load failed: {reason}", operation="load", key=where
+            f"{who}: session store load failed: {reason}", operation="load", key=where
         ) from exc
     if answer is None:
         return []
     if not isinstance(answer, list) or not all(isinstance(e, Mapping) for e in answer):
         raise SessionStoreError(
-            "read_steps: session store load answered something other than a list of entries",
+            f"{who}: session store load answered something other than a list of entries",
             operation="load",
             key=where,
             kind="session_store_invalid",
@@ -469,17 +471,30 @@ async def read_steps(
     session_id = _session_of(options)
     _checked_steps(steps)  # bad steps fail before any I/O
     _checked_note(cut_note)
+    entries = await read_session_file(options, session_id)
+    return step_progress(entries, session_id=session_id, steps=steps, cut_note=cut_note)
+
+
+async def read_session_file(
+    options: Options, session_id: str, subpath: str | None = None, *, who: str = "read_steps"
+) -> list[Mapping[str, Any]]:
+    """The entries of a session's transcript (or of the file ``subpath`` kept under it):
+    the session store's (``Options.session_store``) when it has them, else the file on this
+    machine a resume would read. ``who`` names the caller in a store error."""
     cwd = canonical(options.cwd)
     entries: list[Mapping[str, Any]] = []
     store = options.session_store
+    project_key = options.store_project_key or project_slug(cwd)
     if store is not None:
-        project_key = options.store_project_key or project_slug(cwd)
         key: SessionKey = {"project_key": project_key, "session_id": session_id}
-        entries = await _load(store, key, options.session_store_load_timeout)
+        if subpath is not None:
+            key["subpath"] = subpath
+        entries = await _load(store, key, options.session_store_load_timeout, who)
     if not entries and not options.diskless:
         local = cli_config_dir(options.env) / "projects" / project_slug(cwd)
-        entries = list(await anyio.to_thread.run_sync(_read_local, local / f"{session_id}.jsonl"))
-    return step_progress(entries, session_id=session_id, steps=steps, cut_note=cut_note)
+        name = f"{session_id}.jsonl" if subpath is None else f"{session_id}/{subpath}.jsonl"
+        entries = list(await anyio.to_thread.run_sync(_read_local, local / name))
+    return entries
 
 
 #: The step uuids each session has been sent (a second send would never be answered).

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
     from . import control as c
     from .errors import SessionStoreError
+    from .humans import PendingQuestion
     from .messages import ContentBlock, Message, UserMessage
     from .options import Options
     from .query import Prompt, Reply
@@ -47,7 +48,7 @@ def start_blocking_portal(backend: str) -> AbstractContextManager[BlockingPortal
     return start(backend)
 
 
-__all__ = ["SyncQuery", "SyncSession", "ask", "open_session", "query"]
+__all__ = ["SyncQuery", "SyncSession", "answer", "ask", "open_session", "query"]
 
 _T = TypeVar("_T")
 
@@ -64,6 +65,32 @@ def ask(
 
     with start_blocking_portal(backend) as portal:
         return portal.call(functools.partial(_ask, prompt, options=options, transport=transport))
+
+
+def answer(
+    target: str | PendingQuestion,
+    answers: Mapping[str, Any] | None = None,
+    *,
+    allow: bool | None = None,
+    message: str | None = None,
+    options: Options | None = None,
+    transport: Transport | None = None,
+    backend: str = "asyncio",
+) -> Reply:
+    """`claude_sdk.answer`, blocking: resume a suspended session with a person's answer."""
+    from .humans import answer as _answer
+
+    call = functools.partial(
+        _answer,
+        target,
+        answers,
+        allow=allow,
+        message=message,
+        options=options,
+        transport=transport,
+    )
+    with start_blocking_portal(backend) as portal:
+        return portal.call(call)
 
 
 _END: Any = object()
@@ -207,6 +234,24 @@ class SyncSession:
         """Cut the running turn short and send ``prompt`` instead (`Session.steer`)."""
         return self._portal.call(
             lambda: self._session.steer(prompt, cancel_queued=cancel_queued, wait=wait)
+        )
+
+    @property
+    def pending_question(self) -> PendingQuestion | None:
+        """The question this session was suspended on (`Session.pending_question`)."""
+        return self._session.pending_question
+
+    def answer(
+        self,
+        answers: Mapping[str, Any] | None = None,
+        *,
+        allow: bool | None = None,
+        message: str | None = None,
+        pending: PendingQuestion | None = None,
+    ) -> str:
+        """Send a person's answer to the pending question (`Session.answer`)."""
+        return self._portal.call(
+            lambda: self._session.answer(answers, allow=allow, message=message, pending=pending)
         )
 
     @property

@@ -54,7 +54,7 @@ from typing import Any, Final
 
 from .. import control as c
 from .. import messages as m
-from .._base import replace
+from .._base import HOST_NOTES, replace
 from ..errors import (
     ControlRequestError,
     LineTooLongError,
@@ -223,6 +223,8 @@ class Protocol:
         self._cancel_targets: dict[str, str] = {}  # cancel_async_message request -> uuid
         self._denied_tools: set[str] = set()  # tools the CLI refused without asking
         self._watches: list[InterruptWatch] = []  # interrupts waiting for their outcome
+        #: The question the current turn was suspended on (`suspend`), until its result.
+        self.suspension: object | None = None
         #: The host's prompts whose reply no consumer took yet (`claim`).
         self.ledger: Ledger = Ledger()
         self._answer_types = answer_types()
@@ -484,6 +486,10 @@ class Protocol:
         # lifecycle said "completed" (the CLI may write that first).
         settles = self.ledger.answer(named, frame) if named else ()
         mark(frame, settles)
+        if self.suspension is not None and (settles or not self._open):
+            # The suspended turn's result: marked before any consumer reads it.
+            frame.__dict__[HOST_NOTES]["suspended"] = self.suspension
+            self.suspension = None
         for u in named:
             if u in self._open:
                 self._settle_prompt(u, result=frame)
@@ -802,6 +808,12 @@ class Protocol:
                 if watch.request_id is None:
                     watch.request_id = request_id
         return request_id, line
+
+    def suspend(self, question: object) -> None:
+        """A host callback suspended the current turn on ``question`` (its ``can_use_tool``
+        answer ends the turn): the result that settles the turn's prompt is marked
+        ``suspended`` with it (`claude_sdk.humans`)."""
+        self.suspension = question
 
     def watch_interrupt(self, steer: str | None = None) -> InterruptWatch:
         """Start following the interrupt about to be sent (the next ``interrupt`` request

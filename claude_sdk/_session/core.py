@@ -28,6 +28,7 @@ import anyio.abc
 
 from .. import control as c
 from .._lowlevel import Primitives
+from .._paths import is_uuid
 from .._protocol.codec import default_codec
 from .._protocol.protocol import Protocol
 from ..errors import (
@@ -44,6 +45,7 @@ if TYPE_CHECKING:
     from .._mcp_bridge import McpBridge
     from .._protocol.codec import Codec
     from .._protocol.launch import HookRegistration, LaunchSpec
+    from ..humans import PendingQuestion
     from ..transports.base import Connection
     from .mirror import TranscriptMirror
 
@@ -128,6 +130,12 @@ class SessionCore:
         #: Called by the reader with each ``result`` before anyone reads it (a pool's
         #: accounting; must not block nor raise).
         self.on_result: Callable[[Any], None] | None = None
+        #: Tool calls a person allowed (`claude_sdk.answer`): (tool name, input), each
+        #: allowed once without asking ``can_use_tool``.
+        self.grants: list[tuple[str, dict[str, Any]]] = []
+        #: The question this session was last suspended on and has not answered
+        #: (`claude_sdk.humans`).
+        self.pending: PendingQuestion | None = None
 
     # -- facts ---------------------------------------------------------------------------
 
@@ -140,6 +148,22 @@ class SessionCore:
     def closed(self) -> bool:
         """True once the CLI's output has ended or the session failed."""
         return self.protocol.closed
+
+    @property
+    def session_id(self) -> str | None:
+        """The session's id (`claude_sdk.Session.session_id`)."""
+        found = self.protocol.session_id
+        if found is not None:
+            return found
+        resumed = self.resumed
+        if resumed is not None and resumed.session_id is not None:
+            return resumed.session_id
+        options = self.options
+        if options.session_id is not None:
+            return options.session_id
+        if options.resume is not None and not options.fork_session and is_uuid(options.resume):
+            return options.resume
+        return None
 
     @property
     def last_activity(self) -> float:

@@ -33,6 +33,8 @@ import anyio
 
 from .. import control as c
 from .._cli_process import CURRENT, CLIProcess
+from .._paths import canonical, project_slug
+from .._permissions import PermissionSuspend
 from .._protocol import answers
 from .._protocol.answers import describe
 from .._protocol.events import WITHDRAWN, InboundRequest
@@ -257,6 +259,8 @@ async def _permission_traced(
 async def _decide(
     core: SessionCore, request: c.CanUseToolRequest, record: InboundRequest
 ) -> PermissionAllow | PermissionDeny | dict[str, Any]:
+    if core.grants and (granted := _granted(core, request)) is not None:
+        return granted
     callback = core.options.can_use_tool
     if callback is None:
         return answers.no_callback_denial()
@@ -290,6 +294,8 @@ async def _decide(
         return answers.permission_failure_answer(exc)
     finally:
         CURRENT.reset(token)
+    if result.__class__ is PermissionSuspend:
+        return await _suspend(core, request, result)
     try:
         # An allow without an input gets the request's own, with no copy (the hot path).
         return answers.permission_answer(result, request, core.codec)
@@ -300,6 +306,60 @@ async def _decide(
             type(result).__name__,
         )
         return answers.permission_failure_answer(exc)
+
+
+def _granted(core: SessionCore, request: c.CanUseToolRequest) -> PermissionAllow | None:
+    """Allow a call a person allowed (`claude_sdk.answer`), once: same tool, same input."""
+    for i, (name, tool_input) in enumerate(core.grants):
+        if name == request.tool_name and tool_input == request.input:
+            del core.grants[i]
+            return PermissionAllow(updated_input=dict(request.input))
+    return None
+
+
+async def _suspend(
+    core: SessionCore, request: c.CanUseToolRequest, decision: PermissionSuspend
+) -> PermissionDeny:
+    """Keep the question with the session, mark the turn's result, and end the turn
+    (`claude_sdk.humans`). A second request in a turn already suspended is denied with it.
+
+    Raises:
+        OSError: this machine's file could not be written (the caller denies the tool
+            without suspending, and says so).
+    """
+    from .. import humans
+
+    deny = PermissionDeny(message=humans.SUSPENDED_NOTE, interrupt=True)
+    if core.protocol.suspension is not None:
+        return deny
+    session_id = core.session_id or ""
+    options = core.options
+    # The key every reader of the session computes (a resume, `claude_sdk.answer`).
+    project_key = options.store_project_key or project_slug(canonical(options.cwd))
+    pending = humans.new_question(request, decision, session_id, project_key)
+    try:
+        await humans.keep(core, pending)
+    except OSError as exc:
+        logger.error(  # noqa: TRY400 - the reason is in the line; no traceback wanted
+            "could not keep the question for %s (%s), so the session is not suspended: "
+            "the tool is denied; give the session a session_store",
+            request.tool_name,
+            describe(exc),
+        )
+        return PermissionDeny(
+            message=f"Could not wait for a person ({type(exc).__name__}); not allowed."
+        )
+    core.protocol.suspend(pending)
+    core.pending = pending
+    logger.info(
+        "session %s suspended on a %s for %s: question %s kept%s",
+        session_id,
+        pending.kind,
+        request.tool_name,
+        pending.id,
+        " in the session store" if core.mirror is not None else " on this machine",
+    )
+    return deny
 
 
 # -- hook_callback -----------------------------------------------------------------------

@@ -181,6 +181,11 @@ class TranscriptMirror:
             return
         if not entries:
             return
+        self.enqueue_key(key, entries, size)
+
+    def enqueue_key(self, key: SessionKey, entries: list[Any], size: int = 0) -> None:
+        """Take lines for ``key`` (the CLI's, or the SDK's own records kept with the
+        session, such as a pending question): stored in order with the rest."""
         self._pending.append((key, entries))
         self._enqueued += 1
         self._pending_entries += len(entries)

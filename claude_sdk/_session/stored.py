@@ -60,6 +60,9 @@ __all__ = ["Prepared", "prepare"]
 logger = logging.getLogger("claude_sdk.session")
 
 #: Seconds one store read may take before the session fails to start.
+#: Subkeys the SDK keeps under a session for itself (`claude_sdk.humans`): never written
+#: where the CLI reads.
+SDK_SUBKEYS: Final = "claude_sdk/"
 #: Files of the caller's configuration a diskless session's directory starts with.
 _SEEDED: Final = (".credentials.json", "settings.json")
 
@@ -281,6 +284,8 @@ async def _materialise(
         except Exception as exc:
             raise _store_error("list_subkeys", key, exc, seconds) from exc
         for subpath in subkeys if isinstance(subkeys, list) else []:
+            if isinstance(subpath, str) and subpath.startswith(SDK_SUBKEYS):
+                continue  # the SDK's own records (a pending question): not the CLI's files
             if not subpath_is_safe(subpath):
                 logger.warning("session store subkey %r is not a safe path; skipped", subpath)
                 continue

@@ -75,6 +75,7 @@ import contextlib
 import copy
 import inspect
 import json
+import os
 import posixpath
 import re
 import secrets
@@ -91,6 +92,7 @@ import attrs
 from .. import wire
 from .._attrs import define, frozen
 from .._base import WireModel
+from .._paths import project_slug
 from ..control import (
     ControlCancelRequest,
     ControlError,
@@ -602,7 +604,8 @@ class ScriptedCLI:
         spec = peer.spec
         self.argv: tuple[str, ...] = tuple(spec.argv)
         self.env: dict[str, str] = dict(spec.env)
-        self.cwd: str = spec.cwd or "/tmp/fake-cli-cwd"
+        # As the real CLI: the SDK's working directory when the options name none.
+        self.cwd: str = spec.cwd or os.getcwd()
         self.version: str = fake.version
         resumed = _flag(self.argv, "--resume")
         forked = resumed is not None and "--fork-session" in self.argv
@@ -1777,14 +1780,18 @@ class ScriptedCLI:
         frame.update(fields)
         await self.send(frame)
 
+    def _inherited(self, name: str) -> str | None:
+        # As the real CLI: the options' environment over the one it inherits.
+        return self.env.get(name) or os.environ.get(name) or None
+
     def _home(self) -> str:
-        return self.env.get("HOME", "/home/fake")
+        return self._inherited("HOME") or "/home/fake"
 
     def _slug(self) -> str:
-        return self.cwd.replace("/", "-")
+        return project_slug(self.cwd)  # the real CLI's project directory name
 
     def _transcript_path(self) -> str:
-        config = self.env.get("CLAUDE_CONFIG_DIR") or f"{self._home()}/.claude"
+        config = self._inherited("CLAUDE_CONFIG_DIR") or f"{self._home()}/.claude"
         return f"{config}/projects/{self._slug()}/{self.session_id}.jsonl"
 
     @property
@@ -1803,20 +1810,27 @@ class ScriptedCLI:
             path = f"{path[: -len('.jsonl')]}/{subpath}.jsonl"
         await self.send({"type": "transcript_mirror", "filePath": path, "entries": list(entries)})
 
-    async def _mirror_turn(self, prompt: str, text: str) -> None:
-        """The transcript lines of a turn: the prompt and the final answer."""
-        user = _uuid()
+    async def _mirror_turn(self, prompt: str, text: str | None) -> None:
+        """The transcript lines of a turn: the prompt (with its uuid, as the real CLI keeps
+        it) and the final answer (none for a turn cut short)."""
+        sent = self.prompts[-1].uuid if self.prompts else None
+        user = sent if isinstance(sent, str) and sent else _uuid()
         base = {"sessionId": self.session_id, "cwd": self.cwd, "isSidechain": False}
+        line = {
+            **base,
+            "type": "user",
+            "uuid": user,
+            "parentUuid": self._mirror_leaf,
+            "timestamp": _now_iso(),
+            "message": {"role": "user", "content": prompt},
+        }
+        if text is None:
+            await self.mirror([line])
+            self._mirror_leaf = user
+            return
         await self.mirror(
             [
-                {
-                    **base,
-                    "type": "user",
-                    "uuid": user,
-                    "parentUuid": self._mirror_leaf,
-                    "timestamp": _now_iso(),
-                    "message": {"role": "user", "content": prompt},
-                },
+                line,
                 {
                     **base,
                     "type": "assistant",
@@ -2267,8 +2281,9 @@ class ScriptedCLI:
         Hooks are called only for events and matchers the SDK registered. A PreToolUse
         ``allow`` skips the permission request, ``deny`` refuses the call. A refused call
         gets an error tool result and a ``permission_denials`` entry, with the texts the real
-        CLI uses. If an interrupt withdraws a pending ``can_use_tool``, the turn ends as an
-        aborted one (``error_during_execution``, ``terminal_reason: aborted_tools``).
+        CLI uses. If an interrupt withdraws a pending ``can_use_tool``, or the SDK denies it
+        with ``interrupt``, the turn ends as an aborted one (``error_during_execution``,
+        ``terminal_reason: aborted_tools``), as the real CLI ends it.
 
         Args:
             text: the final assistant text (and the result's ``result``).
@@ -2397,6 +2412,10 @@ class ScriptedCLI:
                 refusal = f"Tool permission request failed: Error: {reply.error}"
                 reject: _JSON = {"decision": "reject", "source": "config", "reason_type": "other"}
             elif isinstance(reply, PermissionDeny):
+                if reply.interrupt:  # the real CLI ends the turn (aborted_tools)
+                    ctx.denials.append(denial)
+                    ctx.aborted = True
+                    return
                 refusal = reply.message
                 reject = {"decision": "reject", "source": "user_reject"}
             if refusal is not None:
@@ -2582,8 +2601,11 @@ class ScriptedCLI:
         return result
 
     async def _aborted_tools(self, call: ToolCall, ctx: _TurnContext) -> ResultMessage:
-        """The end of a turn whose permission request an interrupt withdrew (e3)."""
+        """The end of a turn whose permission request an interrupt withdrew (e3), or the SDK
+        denied with ``interrupt``."""
         assert call.id is not None
+        if self.mirror_turns and self.mirrors_transcript:
+            await self._mirror_turn(self.prompts[-1].text if self.prompts else "", None)
         await self.state("running")
         await self.user_tool_result(
             call.id,

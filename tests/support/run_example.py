@@ -358,6 +358,34 @@ SCENARIOS: dict[str, Scenario] = {
             "recycled 2, same conversation: True",
         ),
     ),
+    "human_in_the_loop.py": Scenario(
+        replies=(
+            {
+                "tool_use": (
+                    "AskUserQuestion",
+                    {
+                        "questions": [
+                            {
+                                "question": "Which colour scheme do you want?",
+                                "header": "Colours",
+                                "options": [
+                                    {"label": "Ocean", "description": "blues"},
+                                    {"label": "Forest", "description": "greens"},
+                                ],
+                                "multiSelect": False,
+                            }
+                        ]
+                    },
+                )
+            },
+            {"text": "I will build the page in Ocean blues."},
+        ),
+        expect=(
+            "suspended on a question; session ",
+            "the model asks: Which colour scheme do you want? ['Ocean', 'Forest']",
+            "answered 'Ocean'; the model: I will build the page in Ocean blues.",
+        ),
+    ),
     "steer.py": Scenario(
         replies=(
             {"text": "Once upon a time " + "a keeper kept the light " * 80, "delay": 0.02},
