@@ -386,6 +386,18 @@ def bench(session: nox.Session) -> None:
 
 
 @nox.session(python="3.11")
+def bench_spares(session: nox.Session) -> None:
+    """The start-up time a spare CLI saves (`SessionPool(claimable=True)`) against a cold
+    start, with the real CLI, offline in a loopback-only namespace; writes its section of
+    benchmarks/RESULTS.md (about 2 minutes)."""
+    session.install("-e", ".", "trio>=0.26")
+    cli = session.run("python", "tests/support/fetch_cli.py", silent=True)
+    env = {"CLAUDE_SDK_TEST_CLI": str(cli).strip().splitlines()[-1]}
+    command = ["python", "benchmarks/bench_spares.py", "--write", *session.posargs]
+    session.run("tests/support/netns_run.sh", *command, env=env, external=True)
+
+
+@nox.session(python="3.11")
 def bench_coordinator(session: nox.Session) -> None:
     """One process drives N=200 sessions through SessionPool, beside claude-agent-sdk and a
     bare reader (6 to 14 minutes here); writes its section of benchmarks/RESULTS.md."""

@@ -99,6 +99,8 @@ __all__ = [
     "ExportConversationRequest",
     "ExportConversationResponse",
     "SetModelResponse",
+    "ClaimSessionRequest",
+    "ClaimSessionResponse",
     "SetPermissionModeResponse",
     "McpServerStatus",
     "McpStatusResponse",
@@ -518,6 +520,31 @@ class SetModelResponse(WireModel):
 
 
 @model
+class ClaimSessionResponse(WireModel):
+    """A spare CLI (started with ``--await-claim``) claimed for a folder.
+
+    Attributes:
+        status: ``"ok"``.
+        cwd: the canonical working directory it now runs in (omitted when that path holds
+            invisible characters).
+        session_id: the session it now runs.
+        parked_ms: how long it was parked before the claim.
+        sdk_mcp_settled: False: the first turn still waits for the in-process MCP servers.
+        initialize: the ``initialize`` answer for the claimed folder (with
+            ``include_initialize``).
+        workspace_trust_recorded: the claim's ``workspace_trust`` was recorded.
+    """
+
+    status: str | None = None
+    cwd: str | None = None
+    session_id: str | None = None
+    parked_ms: int | None = None
+    sdk_mcp_settled: bool | None = None
+    initialize: InitializeResponse | None = None
+    workspace_trust_recorded: bool | None = None
+
+
+@model
 class SetPermissionModeResponse(WireModel):
     """The permission mode now in effect."""
 
@@ -904,6 +931,46 @@ class SetModelRequest(HostRequest[SetModelResponse]):
     subtype: ClassVar[str] = "set_model"
     _always: ClassVar[tuple[str, ...]] = ("model",)
     model: str | None = None
+
+
+@model
+class ClaimSessionRequest(HostRequest[ClaimSessionResponse]):
+    """Claim a spare CLI (started with ``--await-claim`` in a parking folder, before the
+    work was known) for a folder: the CLI moves there and becomes that folder's session.
+
+    A refusal is a control error whose message starts with a reason token
+    (``not_a_spare``, ``cwd_not_found``, ``project_settings_not_claimable``, ...); the
+    spare stays parked. ``model`` and the thinking budget are not claim fields: send
+    ``set_model`` / ``set_max_thinking_tokens`` after the claim.
+
+    Attributes:
+        cwd: the folder (absolute, or ``~/...``).
+        env: variables the claim may set (the CLI accepts ``CLAUDE_CODE_OAUTH_TOKEN``,
+            ``CLAUDE_CODE_SESSION_ACCESS_TOKEN`` and ``CLAUDE_CODE_HOST_SESSION_ID`` only).
+        additional_directories: as ``--add-dir``.
+        permission_mode: the session's permission mode.
+        system_prompt: as ``initialize``'s ``systemPrompt``.
+        append_system_prompt: as ``initialize``'s ``appendSystemPrompt``.
+        agents: as ``initialize``'s ``agents``.
+        title: as ``initialize``'s ``title``.
+        sdk_mcp_servers: the session's in-process MCP servers (omitted: those registered
+            while parked stay).
+        include_initialize: answer with the claimed folder's ``initialize`` payload.
+        workspace_trust: ``{"accepted": bool, "directory": str}``.
+    """
+
+    subtype: ClassVar[str] = "claim_session"
+    cwd: str
+    env: dict[str, str] | None = None
+    additional_directories: list[str] | None = None
+    permission_mode: str | None = None
+    system_prompt: list[str] | None = None
+    append_system_prompt: str | None = None
+    agents: _JSON | None = None
+    title: str | None = None
+    sdk_mcp_servers: list[str] | None = None
+    include_initialize: bool | None = None
+    workspace_trust: _JSON | None = None
 
 
 @model
@@ -1347,6 +1414,7 @@ class UnknownControlRequest(UnknownBase):
 
 HOST_REQUESTS: tuple[type[HostRequest[Any]], ...] = (
     InitializeRequest,
+    ClaimSessionRequest,
     InterruptRequest,
     SetPermissionModeRequest,
     SetModelRequest,
@@ -1403,6 +1471,7 @@ CLI_REQUESTS: tuple[type[WireModel], ...] = (
 
 ControlRequestPayload = (
     InitializeRequest
+    | ClaimSessionRequest
     | InterruptRequest
     | SetPermissionModeRequest
     | SetModelRequest

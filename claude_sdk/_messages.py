@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ._base import EMPTY, HOST_NOTES, Frame, UnknownBase, WireModel, class_default, model
 
 if TYPE_CHECKING:
-    from .humans import PendingQuestion
+    from ._pending import PendingQuestion
     from .tool_outputs import ToolOutput
 
 __all__ = [

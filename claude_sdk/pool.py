@@ -26,21 +26,32 @@ conversation continues only if ``options.resume`` is set by the caller).
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import logging
+import os
 import warnings
 from collections.abc import AsyncIterable, AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, Final
 
 import anyio
 import anyio.abc
+import anyio.to_thread
 import attrs
 
+from . import control as c
 from ._attrs import define, frozen
 from ._governor import Governor, PoolLimits
+from ._paths import canonical, cli_config_dir, project_slug
 from ._retrying import TurnRetry
-from .errors import ClaudeSDKError, OptionsError, SessionClosedError, UsageLimitError
+from .errors import (
+    ClaudeSDKError,
+    ControlRequestError,
+    OptionsError,
+    SessionClosedError,
+    UsageLimitError,
+)
 from .messages import AssistantMessage, Message
 from .options import Options
 from .query import Prompt, Reply
@@ -73,6 +84,8 @@ class PoolStats:
     rate_waits: int = 0  #: prompts that waited for ``PoolLimits.max_prompts``
     parked: int = 0  #: turns refused by a usage limit and sent again after its reset
     recycled: int = 0  #: CLIs ended between turns by ``recycle`` (their keys resumed)
+    claimed: int = 0  #: keys served by a spare claimed for their folder (``claimable``)
+    claims_refused: int = 0  #: claims the CLI refused (the key started cold instead)
     refused: int = 0  #: prompts refused by ``PoolLimits`` (budget spent, waited too long)
     peak: int = 0  #: most CLIs running at once
     running: int = 0  #: CLIs running now
@@ -93,6 +106,9 @@ class _Slot:
     leases: int = 0
     #: Its CLI was ended by ``recycle``: a lease waiting for it takes the key's new one.
     recycled: bool = False
+    #: A spare (``claimable``): its parking folder, and the claim a key's lease makes.
+    parking: str | None = None
+    claim: _Claim | None = None
 
     @property
     def usable(self) -> bool:
@@ -161,6 +177,58 @@ def resident_mib(pid: int | None) -> float | None:
     return None
 
 
+#: The options a claim may set: anything else a key's options change from the pool's
+#: (the spare started with those) means a cold start for that key.
+CLAIMABLE: Final = ("cwd", "add_dirs", "permission_mode", "model", "max_thinking_tokens")
+#: The options a spare cannot start with: they name a session, and a spare has none.
+_SESSION_SHAPED: Final = ("resume", "continue_conversation", "fork_session", "session_id")
+
+
+@frozen(kw_only=True)
+class _Claim:
+    """What a key's lease asks of a spare: the key's options, and the requests that make
+    the spare that key's session."""
+
+    options: Options
+    request: c.ClaimSessionRequest
+    model: str | None = None
+    max_thinking_tokens: int | None = None
+
+
+def _claim_of(pool_options: Options, key_options: Options) -> _Claim | str:
+    """The claim that turns a spare started with ``pool_options`` into a session with
+    ``key_options``, or why none can (a cold start then)."""
+    differ = [
+        f.name
+        for f in attrs.fields(Options)
+        if f.name not in CLAIMABLE and getattr(pool_options, f.name) != getattr(key_options, f.name)
+    ]
+    if differ:
+        return f"its options differ from the pool's in {', '.join(sorted(differ))}"
+    if key_options.cwd is None:
+        return "its options name no cwd"
+    from ._protocol.launch import mcp_delivery
+
+    _path, in_process, _external = mcp_delivery(key_options)
+    request = c.ClaimSessionRequest(
+        cwd=os.path.abspath(key_options.cwd),
+        additional_directories=[os.path.abspath(d) for d in key_options.add_dirs] or None,
+        permission_mode=key_options.permission_mode
+        if key_options.permission_mode != pool_options.permission_mode
+        else None,
+        sdk_mcp_servers=sorted(in_process),
+        include_initialize=True,
+    )
+    return _Claim(
+        options=key_options,
+        request=request,
+        model=key_options.model if key_options.model != pool_options.model else None,
+        max_thinking_tokens=key_options.max_thinking_tokens
+        if key_options.max_thinking_tokens != pool_options.max_thinking_tokens
+        else None,
+    )
+
+
 class SessionPool:
     """Keyed sessions over a bounded number of CLIs (see the module docstring)."""
 
@@ -176,6 +244,8 @@ class SessionPool:
         resume_keys: bool = False,
         limits: PoolLimits | None = None,
         recycle: PoolRecycle | None = None,
+        key_options: Callable[[str], Options] | None = None,
+        claimable: bool = False,
     ) -> None:
         """Args:
         options: the options of every session.
@@ -196,6 +266,17 @@ class SessionPool:
             on each result; the figures are in ``stats`` (kept without limits too).
         recycle: replace a key's CLI between turns once it grows past a limit (resident
             memory, turns answered), resuming the same session (`PoolRecycle`).
+        key_options: the options of a key's session (called once per key; default: the
+            pool's ``options`` for every key), such as its folder
+            (``lambda key: options.evolve(cwd=checkout_of(key))``).
+        claimable: the ``prewarm`` CLIs are spares for any folder: each starts with
+            ``--await-claim`` in a private parking folder before any work is known, and
+            the next key's lease claims one for that key's folder (``claim_session``) when
+            its options differ from the pool's only in `CLAIMABLE` (``cwd``, ``add_dirs``,
+            ``permission_mode``, ``model``, ``max_thinking_tokens``). A key whose options
+            differ in anything else, or whose claim the CLI refuses (its folder's settings
+            need a fresh start), starts cold, as without spares (``stats.claimed``,
+            ``stats.claims_refused``). Needs ``prewarm`` >= 1 and a CLI on this machine.
 
         Raises:
             OptionsError: a value out of range, or both ``transport`` and ``transports``.
@@ -212,6 +293,21 @@ class SessionPool:
                 "cannot switch to a key's session); set prewarm=0",
                 option="prewarm",
             )
+        if claimable:
+            if prewarm < 1:
+                raise OptionsError(
+                    "SessionPool(claimable=True) makes the prewarm CLIs spares: set prewarm "
+                    "to 1 or more",
+                    option="claimable",
+                )
+            given_options = options if options is not None else Options()
+            named = [n for n in _SESSION_SHAPED if getattr(given_options, n)]
+            if named:
+                raise OptionsError(
+                    f"SessionPool(claimable=True): the pool's options set {', '.join(named)}, "
+                    "which name a session, and a spare has none (give them to key_options)",
+                    option="claimable",
+                )
         if transports is not None:
             if transport is not None:
                 raise OptionsError(
@@ -246,6 +342,19 @@ class SessionPool:
                     f"SessionPool.transport: {type(item).__name__} is not a Transport",
                     option="transport",
                 )
+        if claimable:
+            far = [type(t).__name__ for t in chosen if t is not None and not t.runs_here]
+            if far:
+                raise OptionsError(
+                    "SessionPool(claimable=True) parks its spares in a folder on this "
+                    f"machine, and {', '.join(far)} runs the CLI elsewhere",
+                    option="claimable",
+                )
+        if key_options is not None and not callable(key_options):
+            raise OptionsError(
+                "SessionPool.key_options must be a function of the key that returns Options",
+                option="key_options",
+            )
         self.options: Options = options if options is not None else Options()
         self.max_sessions = max_sessions
         self.prewarm = prewarm
@@ -265,6 +374,13 @@ class SessionPool:
                 option="recycle",
             )
         self.recycle: PoolRecycle | None = recycle
+        self.claimable: bool = claimable
+        #: Why pre-warming stopped (a warm CLI failed to start), until a CLI starts.
+        self._warm_failure: BaseException | None = None
+        self.key_options: Callable[[str], Options] | None = key_options
+        self._options_by_key: dict[str, Options] = {}
+        #: Keys that start cold: a claim of theirs was refused, or cannot be made (why).
+        self._cold: dict[str, str] = {}
         self._governor = Governor(self.limits, self.stats)
         self._slots: list[_Slot] = []
         self._by_key: dict[str, _Slot] = {}
@@ -301,6 +417,22 @@ class SessionPool:
         with _collapse_groups():
             return await tg.__aexit__(*exc_info)
 
+    def options_of(self, key: str) -> Options:
+        """The options of the session of ``key`` (``key_options``, else the pool's)."""
+        found = self._options_by_key.get(key)
+        if found is not None:
+            return found
+        if self.key_options is None:
+            return self.options
+        made: object = self.key_options(key)
+        if not isinstance(made, Options):
+            raise OptionsError(
+                f"SessionPool.key_options({key!r}) returned {type(made).__name__}, not Options",
+                option="key_options",
+            )
+        self._options_by_key[key] = made
+        return made
+
     # ---------------------------------------------------------------------------------
     # leasing
 
@@ -318,6 +450,8 @@ class SessionPool:
                         raise slot.error or SessionClosedError("the pooled session did not start")
                     if not slot.usable:
                         raise SessionClosedError("the pooled session has ended")
+                    if slot.claim is not None and not await self._claim(key, slot):
+                        continue  # refused: the key starts cold
                     slot.leases += 1
                     self.stats.leased += 1
                     try:
@@ -349,7 +483,7 @@ class SessionPool:
             return
         if not self.resume_keys:
             # The key's next CLI resumes this session (resume_keys resumes every key).
-            self._restart_options[key] = self.options.resuming(session_id)
+            self._restart_options[key] = self.options_of(key).resuming(session_id)
         slot.recycled = True
         self._close(slot)
         await slot.done.wait()
@@ -407,7 +541,7 @@ class SessionPool:
         policy = self.options.retry
         if policy is None or isinstance(prompt, AsyncIterable):
             return await self._ask_once(key, prompt, [])
-        retry = TurnRetry(policy, self.options, anchor=self._anchors.get(key))
+        retry = TurnRetry(policy, self.options_of(key), anchor=self._anchors.get(key))
         message = as_message(prompt)
         while True:
             seen: list[Message] = []
@@ -437,7 +571,7 @@ class SessionPool:
             mine = sent if isinstance(sent, str) else None
             async for message in session.receive_response(mine):
                 seen.append(message)  # noqa: PERF401 - one by one: a failure keeps what came
-        reply = reply_of(seen, self.options)
+        reply = reply_of(seen, self.options_of(key))
         last = [m.uuid for m in seen if isinstance(m, AssistantMessage) and m.uuid is not None]
         if last and not reply.result.is_error:
             # Where the conversation of ``key`` ends: a later retry resumes there.
@@ -461,8 +595,11 @@ class SessionPool:
             if slot is not None:
                 del self._by_key[key]
             warm = next((s for s in self._slots if s.key is None and s.usable), None)
-            if warm is not None:
+            fits = self._warm_fits(key) if warm is not None else None
+            if warm is not None and fits is not None:
                 warm.key = key
+                if isinstance(fits, _Claim):
+                    warm.claim = fits
                 self._by_key[key] = warm
                 self.stats.prewarmed_used += 1
                 self._refill()
@@ -479,6 +616,64 @@ class SessionPool:
                 waited = True
                 self.stats.waited += 1
             await self._wait_for_change()
+
+    def _warm_fits(self, key: str) -> _Claim | bool | None:
+        """Whether a warm CLI can serve ``key``: True (it started with the key's options), a
+        `_Claim` (a spare, claimed for the key's folder), or None (start cold)."""
+        options = self.options_of(key)
+        if not self.claimable:
+            return True if options == self.options else None
+        if key in self._cold:
+            return None
+        claim = _claim_of(self.options, options)
+        if isinstance(claim, str):
+            self._cold[key] = claim
+            logger.info("key %r starts cold, not from a spare: %s", key, claim)
+            return None
+        return claim
+
+    async def _claim(self, key: str, slot: _Slot) -> bool:
+        """Claim the spare of ``slot`` for ``key`` (its lock held); False when the CLI
+        refused: the spare is closed and the key starts cold."""
+        claim, slot.claim = slot.claim, None
+        session = slot.session
+        assert claim is not None
+        assert session is not None
+        try:
+            answer = await session.request(claim.request)
+            if claim.model is not None:
+                await session.set_model(claim.model)
+            if claim.max_thinking_tokens is not None:
+                await session.set_max_thinking_tokens(claim.max_thinking_tokens)
+        except ControlRequestError as exc:
+            self.stats.claims_refused += 1
+            reason = str(exc.error or exc)
+            self._cold[key] = reason
+            logger.info(
+                "the CLI refused to claim a spare for key %r (%s): it starts cold", key, reason
+            )
+            self._close(slot)
+            await slot.done.wait()
+            return False
+        core = session._core
+        if core.lease is not None:
+            # The transcript now goes to the claimed folder's project: lease it there.
+            folder = answer.cwd or claim.request.cwd
+            project = claim.options.store_project_key or project_slug(canonical(folder))
+            try:
+                await core.lease.move(project, claim.options.session_store_load_timeout)
+            except ClaudeSDKError as exc:
+                logger.warning("key %r: the claimed session's lease failed (%r)", key, exc)
+                self._close(slot)
+                await slot.done.wait()
+                raise
+        core.options = attrs.evolve(claim.options, session_id=answer.session_id)
+        if answer.initialize is not None:
+            core.server_info = answer.initialize
+        _leave(slot)
+        self.stats.claimed += 1
+        logger.debug("key %r claimed a spare (parked %s ms)", key, answer.parked_ms)
+        return True
 
     def _least_recently_used_idle(self) -> _Slot | None:
         idle = [
@@ -530,6 +725,8 @@ class SessionPool:
         return slot
 
     def _refill(self) -> None:
+        if self._warm_failure is not None:
+            return  # a warm CLI failed to start: the next keys start their own
         warm = sum(1 for s in self._slots if s.key is None and s.usable)
         while warm < self.prewarm and len(self._slots) < self.max_sessions:
             self._start(None)
@@ -542,18 +739,21 @@ class SessionPool:
 
     async def _run(self, slot: _Slot) -> None:
         try:
-            options = self.options
+            options = self.options if slot.key is None else self.options_of(slot.key)
             restart = self._restart_options.pop(slot.key, None) if slot.key is not None else None
             if restart is not None:
                 options = restart  # a retry of the key's failed turn (Options.retry)
             elif self.resume_keys and slot.key is not None:
                 options = options.resume_or_start(slot.key)
+            elif slot.key is None and self.claimable:
+                options = await anyio.to_thread.run_sync(_spare_options, options, slot)
             async with open_session(options, transport=slot.transport) as session:
                 # Every prompt of the pool's sessions passes the shared limits.
                 core = session._core
                 core.before_prompt, core.on_result = self._governor.session(core)
                 slot.session = session
                 slot.ready.set()
+                self._warm_failure = None  # a CLI starts: pre-warming may go on
                 self._notify()
                 async with anyio.create_task_group() as watch:
                     watch.start_soon(_set_when_closed, session, slot.stop)
@@ -566,7 +766,16 @@ class SessionPool:
             logger.warning("a pooled session (key %r) failed: %r", slot.key, exc)
             slot.error = exc
             self.stats.failed += 1
+            if slot.session is None and slot.key is None and self._warm_failure is None:
+                # Not started at all: starting another at once would fail the same way.
+                self._warm_failure = exc
+                logger.warning(
+                    "pre-warming stopped until a CLI of the pool starts: a warm CLI "
+                    "failed to start (%s)",
+                    type(exc).__name__,
+                )
         finally:
+            _leave(slot)
             slot.ready.set()
             slot.done.set()
             if slot in self._slots:
@@ -598,6 +807,26 @@ class SessionPool:
                 else:
                     next_check = min(next_check, expires)
             await anyio.sleep(max(0.01, next_check - anyio.current_time()))
+
+
+def _spare_options(options: Options, slot: _Slot) -> Options:
+    """The options of a spare: ``--await-claim``, in a new private parking folder under the
+    CLI's configuration (``<config>/spares/spare-*``, 0700), which `_leave` removes."""
+    import tempfile
+
+    spares = cli_config_dir(options.env) / "spares"
+    spares.mkdir(parents=True, exist_ok=True, mode=0o700)
+    slot.parking = tempfile.mkdtemp(prefix="spare-", dir=spares)
+    extra = {**options.extra_args, "await-claim": None}
+    return attrs.evolve(options, cwd=slot.parking, extra_args=extra)
+
+
+def _leave(slot: _Slot) -> None:
+    """Remove the spare's parking folder if it is empty (the CLI left it at the claim)."""
+    parking, slot.parking = slot.parking, None
+    if parking is not None:
+        with contextlib.suppress(OSError):
+            os.rmdir(parking)
 
 
 async def _set_when_closed(session: Session, stop: anyio.Event) -> None:

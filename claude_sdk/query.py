@@ -48,7 +48,7 @@ from .session import MessageStream, _BlockContext, open_session
 from .transports.base import Transport
 
 if TYPE_CHECKING:
-    from .humans import PendingQuestion
+    from ._pending import PendingQuestion
     from .usage import UsageReport
 
 __all__ = ["QueryContext", "Reply", "ask", "query", "text_deltas"]

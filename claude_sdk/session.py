@@ -64,7 +64,7 @@ if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup
 
 if TYPE_CHECKING:
-    from .humans import PendingQuestion
+    from ._pending import PendingQuestion
 
 __all__ = ["MessageStream", "Session", "SessionContext", "open_session"]
 
@@ -413,16 +413,23 @@ class Session:
             QuestionNotPendingError: this session waits on no question.
             OptionsError: the answer does not fit the question.
         """
-        from .humans import send_answer
+        from ._session.suspend import answer_text  # on first use (import time)
 
-        question = pending if pending is not None else self._core.pending
+        core = self._core
+        question = pending if pending is not None else core.pending
         if question is None:
             raise QuestionNotPendingError(
                 f"session {self.session_id} waits on no question here (use "
                 "claude_sdk.answer to answer one kept in the store)",
                 session_id=self.session_id or "",
             )
-        return await send_answer(self, question, answers, allow=allow, message=message)
+        text = answer_text(question, answers, allow, message)
+        if question.kind == "permission" and allow:
+            # That very call runs once when the model makes it again (`_granted`).
+            core.grants.append((question.tool_name, dict(question.tool_input)))
+        if core.pending is not None and core.pending.id == question.id:
+            core.pending = None
+        return await self.send(UserMessage.prompt(text, uuid=question.answer_uuid))
 
     async def set_permission_mode(self, mode: str) -> c.SetPermissionModeResponse:
         """Change the permission mode (``default``, ``acceptEdits``, ``plan``, ...)."""
@@ -973,6 +980,7 @@ async def _open(prepared: stored.Prepared, transport: Transport) -> AsyncIterato
             core = SessionCore(conn, options, spec, hooks, tg, telemetry)
             cores.append(core)
             mirror = _mirror(core, prepared)
+            core.lease = prepared.lease
             if prepared.lease is not None:
                 tg.start_soon(prepared.lease.keep, core.fail)
             try:

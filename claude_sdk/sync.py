@@ -32,8 +32,8 @@ if TYPE_CHECKING:
     from anyio.from_thread import BlockingPortal
 
     from . import control as c
+    from ._pending import PendingQuestion
     from .errors import SessionStoreError
-    from .humans import PendingQuestion
     from .messages import ContentBlock, Message, UserMessage
     from .options import Options
     from .query import Prompt, Reply

@@ -20,8 +20,9 @@ import attrs
 import pytest
 
 import claude_sdk as cs
+from claude_sdk._session.suspend import local_file
 from claude_sdk.errors import classify_result
-from claude_sdk.humans import PENDING_SUBPATH, local_file
+from claude_sdk.humans import PENDING_SUBPATH
 from claude_sdk.query import reply_of
 from claude_sdk.stores import DirectoryStore, MemoryStore, SessionKey
 from claude_sdk.testing import FakeCLI, ScriptedCLI, ToolCall

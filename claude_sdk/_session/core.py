@@ -43,10 +43,11 @@ from .serving import Serving
 
 if TYPE_CHECKING:
     from .._mcp_bridge import McpBridge
+    from .._pending import PendingQuestion
     from .._protocol.codec import Codec
     from .._protocol.launch import HookRegistration, LaunchSpec
-    from ..humans import PendingQuestion
     from ..transports.base import Connection
+    from .lease import HeldLease
     from .mirror import TranscriptMirror
 
 __all__ = ["SessionCore", "clone"]
@@ -130,6 +131,8 @@ class SessionCore:
         #: Called by the reader with each ``result`` before anyone reads it (a pool's
         #: accounting; must not block nor raise).
         self.on_result: Callable[[Any], None] | None = None
+        #: The session's lease on its key in the session store, if it holds one.
+        self.lease: HeldLease | None = None
         #: Tool calls a person allowed (`claude_sdk.answer`): (tool name, input), each
         #: allowed once without asking ``can_use_tool``.
         self.grants: list[tuple[str, dict[str, Any]]] = []

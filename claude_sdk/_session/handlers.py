@@ -327,18 +327,19 @@ async def _suspend(
         OSError: this machine's file could not be written (the caller denies the tool
             without suspending, and says so).
     """
-    from .. import humans
+    from .._pending import SUSPENDED_NOTE, new_question  # on first use (import time)
+    from .suspend import keep
 
-    deny = PermissionDeny(message=humans.SUSPENDED_NOTE, interrupt=True)
+    deny = PermissionDeny(message=SUSPENDED_NOTE, interrupt=True)
     if core.protocol.suspension is not None:
         return deny
     session_id = core.session_id or ""
     options = core.options
     # The key every reader of the session computes (a resume, `claude_sdk.answer`).
     project_key = options.store_project_key or project_slug(canonical(options.cwd))
-    pending = humans.new_question(request, decision, session_id, project_key)
+    pending = new_question(request, decision, session_id, project_key)
     try:
-        await humans.keep(core, pending)
+        await keep(core, pending)
     except OSError as exc:
         logger.error(  # noqa: TRY400 - the reason is in the line; no traceback wanted
             "could not keep the question for %s (%s), so the session is not suspended: "

@@ -61,6 +61,38 @@ class HeldLease:
         if not await self.store.append_fenced(key, entries, self.token):
             raise self._lost("the store refused an append from this session's old lease")
 
+    async def move(self, project_key: str, answer_within: float | None) -> None:
+        """Hold the session's lease under ``project_key`` instead (a spare claimed for
+        another folder writes its transcript there), then give the old one up.
+
+        Raises:
+            SessionBusyError: another live owner holds the session under that key.
+            SessionStoreError: the store failed to answer (retryable).
+        """
+        if project_key == self.key["project_key"]:
+            return
+        key: SessionListSubkeysKey = {"project_key": project_key, "session_id": self.session_id}
+        lease = await _ask(self.store, key, self.owner, self.ttl, None, answer_within)
+        token = lease.get("token")
+        holder = lease.get("owner")
+        if holder != self.owner or not isinstance(token, int):
+            raise SessionBusyError(
+                session_id=self.session_id,
+                holder=holder if isinstance(holder, str) else None,
+                key={k: str(v) for k, v in key.items()},
+            )
+        old_key, old_token = self.key, self.token
+        self.key, self.token = key, token
+        with anyio.CancelScope(shield=True), anyio.move_on_after(10):
+            try:
+                await self.store.release_lease(old_key, self.owner, old_token)
+            except Exception as exc:  # the store is user code
+                logger.warning(
+                    "session %s: its old lease could not be released (%s); it expires",
+                    self.session_id,
+                    type(exc).__name__,
+                )
+
     async def keep(self, fail: Callable[[BaseException], object]) -> None:
         """Renew the lease every third of its ttl until cancelled; call ``fail`` with a
         `SessionBusyError` and return if another owner took it over. A store that does not

@@ -265,6 +265,10 @@ ToolSpec = ToolCall | tuple[str, Mapping[str, Any]] | tuple[str, Mapping[str, An
 # ======================================================================================
 # Realistic data (CLI 2.1.330, from the transcripts)
 
+#: The variables a ``claim_session`` may set (as CLI 2.1.330 to 2.1.332).
+CLAIM_ENV_KEYS: Final = frozenset(
+    {"CLAUDE_CODE_OAUTH_TOKEN", "CLAUDE_CODE_SESSION_ACCESS_TOKEN", "CLAUDE_CODE_HOST_SESSION_ID"}
+)
 DEFAULT_MODEL: Final = "claude-opus-5-5"
 PERMISSION_MODES: Final = ("acceptEdits", "auto", "bypassPermissions", "default", "dontAsk", "plan")
 
@@ -624,6 +628,10 @@ class ScriptedCLI:
         self.model: str = self.resolve_model(model)
         mode = _flag(self.argv, "--permission-mode")
         self.permission_mode: str = "default" if mode in (None, "manual") else mode
+        #: Started with ``--await-claim`` and not claimed yet (a spare, `claims`).
+        self.parked: bool = "--await-claim" in self.argv
+        #: The ``claim_session`` requests that claimed it (wire dicts).
+        self.claims: list[_JSON] = []
         self.current_state: str = "idle"
         self.pid: int = 20000 + index
         self.received: list[Frame] = []
@@ -943,6 +951,8 @@ class ScriptedCLI:
                 )
                 return {"still_queued": [], "cancelled": queued}
             return {"still_queued": queued}
+        if subtype == "claim_session":
+            return self._claim(raw)
         if subtype == "set_model":
             return {"model": self.resolve_model(raw.get("model"))}
         if subtype == "set_permission_mode":
@@ -1234,6 +1244,51 @@ class ScriptedCLI:
             "apiUsage": None,
         }
 
+    def _claim(self, raw: _JSON) -> _JSON:
+        """``claim_session``, as CLI 2.1.330 to 2.1.332 answer it: a spare started with
+        ``--await-claim`` moves to ``cwd`` (its session id kept); anything else is refused
+        with the CLI's reason tokens, and the spare stays parked."""
+        if not self.parked:
+            raise ErrorReply(
+                "not_a_spare: claim_session is only accepted by a process started with "
+                "--await-claim that has not been claimed yet"
+            )
+        if self._prompt_id is not None or self.results:
+            raise ErrorReply("turn_started: the spare already ran a turn and cannot be claimed")
+        cwd = raw.get("cwd")
+        if not isinstance(cwd, str) or not cwd:
+            raise ErrorReply("invalid_request: cwd — must be a non-empty string")
+        if not os.path.isabs(cwd) and not cwd.startswith("~"):
+            raise ErrorReply("invalid_request: cwd — must be an absolute path (or ~/…)")
+        path = os.path.expanduser(cwd)
+        if not os.path.exists(path):
+            raise ErrorReply("cwd_not_found: the claim cwd does not exist or is not accessible")
+        if not os.path.isdir(path):
+            raise ErrorReply("cwd_not_a_directory: the claim cwd is not a directory")
+        env = raw.get("env") or {}
+        for key in env:
+            if key not in CLAIM_ENV_KEYS:
+                raise ErrorReply(
+                    f"env_key_not_claimable: {key} is read during start-up; pass it in the "
+                    "spare's spawn env instead"
+                )
+        self.parked = False
+        self.cwd = os.path.realpath(path)
+        self.claims.append(dict(raw))
+        mode = raw.get("permission_mode")
+        if isinstance(mode, str):
+            self.permission_mode = mode
+        body: _JSON = {
+            "status": "ok",
+            "cwd": self.cwd,
+            "session_id": self.session_id,
+            "parked_ms": 1,
+            "sdk_mcp_settled": True,
+        }
+        if raw.get("include_initialize"):
+            body["initialize"] = self._initialize_body({})
+        return body
+
     async def _answer_host_request(
         self, frame: ControlRequest, *, overrides: Mapping[str, Any] | None = None
     ) -> None:
@@ -1394,6 +1449,19 @@ class ScriptedCLI:
         self.fake.log.append(record)
 
     async def _route(self, frame: Frame) -> None:
+        if isinstance(frame, UserMessage) and self.parked:
+            # As the real CLI: a prompt to a spare not claimed yet is answered at once.
+            self.prompts.append(frame)
+            await self.result(
+                subtype="error_during_execution",
+                num_turns=0,
+                errors=[
+                    "not_claimed: this process was started with --await-claim and has not "
+                    "been claimed; send claim_session before the first message"
+                ],
+                user_message_uuids=[frame.uuid] if isinstance(frame.uuid, str) else [],
+            )
+            return
         if isinstance(frame, UserMessage):
             self.prompts.append(frame)
             self._prompt_queue.append(frame)

@@ -386,6 +386,15 @@ SCENARIOS: dict[str, Scenario] = {
             "answered 'Ocean'; the model: I will build the page in Ocean blues.",
         ),
     ),
+    "pool_spares.py": Scenario(
+        replies=({"text": "The billing service."}, {"text": "The search service."}),
+        expect=(
+            "a spare is parked, no folder yet",
+            "billing: The billing service.",
+            "search: The search service.",
+            "claimed 2, refused 0",
+        ),
+    ),
     "steer.py": Scenario(
         replies=(
             {"text": "Once upon a time " + "a keeper kept the light " * 80, "delay": 0.02},

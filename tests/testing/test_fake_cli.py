@@ -752,6 +752,7 @@ _HOST_REQUEST_FIELDS: dict[str, dict[str, Any]] = {
     "interrupt": {},
     "set_permission_mode": {"mode": "plan"},
     "set_model": {"model": "opus"},
+    "claim_session": {"cwd": "/tmp"},  # not a spare: refused (not_a_spare)
     "set_max_thinking_tokens": {"max_thinking_tokens": 1024},
     "mcp_status": {},
     "mcp_message": {"server_name": "calc", "message": {"jsonrpc": "2.0", "method": "x"}},
