@@ -313,10 +313,11 @@ async def test_the_same_session_answers_in_process(tmp_path: Path) -> None:
     assert seen[0].uuid == pending.answer_uuid
 
 
-async def test_one_question_per_turn(tmp_path: Path) -> None:
+@pytest.mark.parametrize("kept", ["store", "local"])
+async def test_one_question_per_turn(tmp_path: Path, kept: str) -> None:
     """Two calls of one response ask at once: the first suspends, the second is denied with
-    it (one question kept)."""
-    store = MemoryStore()
+    it (one question kept, in the store or in this machine's file, whose write yields)."""
+    store = MemoryStore() if kept == "store" else None
     options = _options(tmp_path, store)
     order: list[str] = []
 
@@ -329,6 +330,7 @@ async def test_one_question_per_turn(tmp_path: Path) -> None:
     async def script(cli: ScriptedCLI) -> None:
         await cli.handshake()
         await cli.next_prompt()
+        await cli.system_init()
         both = cli.can_use_tool("Bash", RM), cli.can_use_tool("Write", {"file_path": "/x"})
         answers: list[Any] = []
         async with anyio.create_task_group() as tg:
@@ -346,12 +348,16 @@ async def test_one_question_per_turn(tmp_path: Path) -> None:
     assert reply.suspended is not None
     assert reply.suspended.reason == f"{reply.suspended.tool_name} needs a person"
     pending = reply.suspended
-    key: SessionKey = {
-        "project_key": pending.project_key,
-        "session_id": pending.session_id,
-        "subpath": PENDING_SUBPATH,
-    }
-    assert len(await store.load(key) or []) == 1
+    if store is not None:
+        key: SessionKey = {
+            "project_key": pending.project_key,
+            "session_id": pending.session_id,
+            "subpath": PENDING_SUBPATH,
+        }
+        assert len(await store.load(key) or []) == 1
+    else:
+        lines = local_file(options, pending.session_id).read_text().splitlines()
+        assert len(lines) == 1
     assert sorted(order) == ["Bash", "Write"]
 
 
@@ -381,3 +387,24 @@ def test_the_sync_facade_answers(tmp_path: Path) -> None:
     )
     assert answered.text == "done"
     assert "did not allow" in seen[0].text
+
+
+async def test_a_session_with_no_id_yet_is_not_suspended(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A question asked before the CLI named its session could never be answered: denied,
+    and said, not suspended."""
+
+    async def script(cli: ScriptedCLI) -> None:
+        await cli.handshake()
+        await cli.next_prompt()
+        answer = await cli.can_use_tool("Bash", RM)  # before system/init: no id yet
+        assert isinstance(answer, cs.PermissionDeny)
+        assert not answer.interrupt
+        await cli.result("denied")
+        await cli.serve_until_stdin_closes()
+
+    with caplog.at_level(logging.ERROR, logger="claude_sdk.session"):
+        reply = await cs.ask("go", options=_options(tmp_path), transport=FakeCLI(script))
+    assert reply.suspended is None
+    assert any("has no id yet" in r.getMessage() for r in caplog.records)

@@ -333,14 +333,23 @@ async def _suspend(
     deny = PermissionDeny(message=SUSPENDED_NOTE, interrupt=True)
     if core.protocol.suspension is not None:
         return deny
-    session_id = core.session_id or ""
+    session_id = core.session_id
+    if session_id is None:  # no id to resume it by: the question could never be answered
+        logger.error(
+            "could not suspend on %s: the session has no id yet; the tool is denied",
+            request.tool_name,
+        )
+        return PermissionDeny(message="Could not wait for a person; not allowed.")
     options = core.options
     # The key every reader of the session computes (a resume, `claude_sdk.answer`).
     project_key = options.store_project_key or project_slug(canonical(options.cwd))
     pending = new_question(request, decision, session_id, project_key)
+    # Taken before the first await: a request that comes meanwhile is denied with it.
+    core.protocol.suspend(pending)
     try:
         await keep(core, pending)
     except OSError as exc:
+        core.protocol.suspension = None
         logger.error(  # noqa: TRY400 - the reason is in the line; no traceback wanted
             "could not keep the question for %s (%s), so the session is not suspended: "
             "the tool is denied; give the session a session_store",
@@ -350,7 +359,6 @@ async def _suspend(
         return PermissionDeny(
             message=f"Could not wait for a person ({type(exc).__name__}); not allowed."
         )
-    core.protocol.suspend(pending)
     core.pending = pending
     logger.info(
         "session %s suspended on a %s for %s: question %s kept%s",
