@@ -11,7 +11,9 @@ leaving the block ends them all: nothing outlives the pool.
   one, else starts one if there is room, else evicts the least recently used idle session of
   another key, else waits for a lease to end.
 * ``prewarm=N`` keeps up to N started and initialised CLIs without a key, ready before the
-  prompt is known.
+  prompt is known. With ``claimable=True`` they are spares for any folder: parked with
+  ``--await-claim`` and claimed for the folder (and model, permission mode) of the key that
+  takes one (``key_options`` gives each key its options; see `SessionPool`).
 * ``idle_timeout`` closes sessions unused for that long.
 * ``transport=`` is one transport, as for `open_session`, or a list of them that spreads
   CLIs over several (local, SSH hosts, containers): a new CLI goes to the one running the
@@ -58,7 +60,7 @@ from .query import Prompt, Reply
 from .session import Session, _collapse_groups, open_session
 from .transports.base import Transport
 
-__all__ = ["PoolLimits", "PoolRecycle", "PoolStats", "SessionPool", "resident_mib"]
+__all__ = ["CLAIMABLE", "PoolLimits", "PoolRecycle", "PoolStats", "SessionPool", "resident_mib"]
 
 #: Seconds a parked pool waits past a usage limit's reset (the server's clock is not ours).
 USAGE_RESET_MARGIN = 1.0
