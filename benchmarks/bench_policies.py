@@ -44,6 +44,9 @@ from typing import Any
 from claude_sdk.hooks import HookContext, PreToolUseInput
 from claude_sdk.policies import DECIDE_BUDGET, Policy, PolicyHook, deny_commands, require_command
 
+sys.path.insert(0, str(Path(__file__).parent))
+from _sections import write_section
+
 RESULTS = Path(__file__).with_name("RESULTS.md")
 START = "<!-- policies:start -->"
 END = "<!-- policies:end -->"
@@ -210,15 +213,7 @@ def table(repeat: int) -> list[str]:
 
 
 def write(section: list[str], path: Path = RESULTS) -> None:
-    text = path.read_text(encoding="utf-8") if path.exists() else ""
-    block = "\n".join([START, *section, END])
-    if START in text and END in text:
-        before, rest = text.split(START, 1)
-        after = rest.split(END, 1)[1]
-        text = before + block + after
-    else:
-        text = text.rstrip("\n") + "\n\n" + block + "\n"
-    path.write_text(text, encoding="utf-8")
+    write_section(path, START, END, section)
 
 
 def main(argv: list[str] | None = None) -> int:
