@@ -54,6 +54,7 @@ __all__ = [
     "APIRequestBlobEntry",
     "CostStateEntry",
     "AtisLatchEntry",
+    "RelocatedEntry",
     "ToolsUsedEntry",
     "UnknownEntry",
     "WIRE_KEYS",
@@ -503,6 +504,15 @@ class AtisLatchEntry(_Entry):
 
 
 @model
+class RelocatedEntry(_Entry):
+    """The session moved to another folder: a spare CLI (``--await-claim``) claimed for it
+    (``claim_session``, CLI 2.1.330 to 2.1.332); ``relocated_cwd`` is the claimed folder."""
+
+    type: ClassVar[str] = "relocated"
+    relocated_cwd: str | None = None
+
+
+@model
 class ToolsUsedEntry(_Entry):
     """The names of the tools the session has used so far (the last one wins)."""
 
@@ -560,6 +570,7 @@ TranscriptEntry: TypeAlias = (
     | APIRequestBlobEntry
     | CostStateEntry
     | AtisLatchEntry
+    | RelocatedEntry
     | ToolsUsedEntry
     | UnknownEntry
 )

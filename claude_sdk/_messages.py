@@ -75,6 +75,7 @@ __all__ = [
     "ElicitationCompleteMessage",
     "SessionWritesLostMessage",
     "SessionTitleChangedMessage",
+    "UiInvalidateMessage",
     "RateLimitEvent",
     "ToolProgressMessage",
     "ToolUseSummaryMessage",
@@ -1089,6 +1090,15 @@ class SessionTitleChangedMessage(SystemMessage):
     title: str | None = None
 
 
+@model
+class UiInvalidateMessage(SystemMessage):
+    """The CLI asks a host that draws its state to draw it again (``event``: what changed,
+    such as ``"ui.render"``; CLI 2.1.330 to 2.1.332, after a spare's claim)."""
+
+    subtype: str = "ui_invalidate"
+    event: str | None = None
+
+
 #: Known ``system`` subtypes and their classes.
 def _subtype_of(cls: type[SystemMessage]) -> str:
     default = class_default(cls, "subtype")
@@ -1128,6 +1138,7 @@ SYSTEM_SUBTYPES: Mapping[str, type[SystemMessage]] = {
         ElicitationCompleteMessage,
         SessionWritesLostMessage,
         SessionTitleChangedMessage,
+        UiInvalidateMessage,
     )
 }
 
