@@ -419,6 +419,26 @@ class SessionPool:
         with _collapse_groups():
             return await tg.__aexit__(*exc_info)
 
+    def _take_options(self, key: str, options: Options | None) -> None:
+        """Make ``options`` the options of ``key`` (``session(key, options)``)."""
+        if options is None:
+            return
+        if not isinstance(options, Options):
+            raise OptionsError(
+                f"SessionPool: the options of key {key!r} must be Options, not "
+                f"{type(options).__name__}",
+                option="options",
+            )
+        known = self._options_by_key.get(key, self.options if self.key_options is None else None)
+        slot = self._by_key.get(key)
+        if known is not None and known != options and slot is not None and slot.usable:
+            raise OptionsError(
+                f"SessionPool: key {key!r} runs with other options; its CLI cannot change "
+                "them (use another key, or close the key's session first)",
+                option="options",
+            )
+        self._options_by_key[key] = options
+
     def options_of(self, key: str) -> Options:
         """The options of the session of ``key`` (``key_options``, else the pool's)."""
         found = self._options_by_key.get(key)
@@ -439,8 +459,13 @@ class SessionPool:
     # leasing
 
     @asynccontextmanager
-    async def session(self, key: str) -> AsyncIterator[Session]:
-        """Lease the session of ``key`` for the duration of the block (see the module)."""
+    async def session(self, key: str, options: Options | None = None) -> AsyncIterator[Session]:
+        """Lease the session of ``key`` for the duration of the block (see the module).
+
+        ``options``: the key's options (as ``key_options`` gives them), for its next CLI;
+        a key whose CLI runs with other options raises `OptionsError`.
+        """
+        self._take_options(key, options)
         while True:
             slot = await self._acquire(key)
             try:
@@ -498,8 +523,9 @@ class SessionPool:
             session_id,
         )
 
-    async def ask(self, key: str, prompt: Prompt) -> Reply:
-        """Send ``prompt`` in the session of ``key`` and collect the turn.
+    async def ask(self, key: str, prompt: Prompt, options: Options | None = None) -> Reply:
+        """Send ``prompt`` in the session of ``key`` and collect the turn (``options``: the
+        key's options, as for `session`).
 
         With ``PoolLimits(on_usage_limit="park")``, a turn the account's usage limit refused
         parks the pool (every prompt waits) until the limit resets, then is sent again.
@@ -511,6 +537,7 @@ class SessionPool:
             StructuredOutputError: the options ask for structured output and the result's
                 is missing or does not validate.
         """
+        self._take_options(key, options)
         while True:
             try:
                 return await self._ask_retrying(key, prompt)

@@ -263,3 +263,27 @@ async def test_the_fakes_claim_answer_fits_the_model(tmp_path: Path) -> None:
         reply = [m async for m in session.receive_response(sent)]
     assert isinstance(reply[-1], cs.ResultMessage)
     assert reply[-1].result == "claimed"
+
+
+async def test_a_keys_options_given_with_the_lease(tmp_path: Path) -> None:
+    """``pool.ask(key, prompt, options)`` / ``pool.session(key, options)`` give the key its
+    options (no ``key_options``): a spare is claimed for them; a running key cannot change."""
+    options, folders = _setup(tmp_path)
+    fake = FakeCLI(replies=["a", "b"])
+    in_a = attrs.evolve(options, cwd=str(folders["a"]))
+    in_b = attrs.evolve(options, cwd=str(folders["b"]))
+    async with cs.SessionPool(
+        options, prewarm=1, claimable=True, max_sessions=3, transport=fake
+    ) as pool:
+        await pool.wait_until(lambda p: p.warm == 1)
+        assert (await pool.ask("x", "hi", in_a)).text == "a"
+        assert fake.clis[0].claims[0]["cwd"] == str(folders["a"])
+        await pool.ask("x", "again", in_a)  # the same options: the same session
+        with pytest.raises(cs.OptionsError, match="runs with other options"):
+            await pool.ask("x", "elsewhere", in_b)
+        with pytest.raises(cs.OptionsError, match="must be Options"):
+            await pool.ask("y", "hi", {"cwd": "/"})  # type: ignore[arg-type]
+        await pool.wait_until(lambda p: p.warm == 1)
+        async with pool.session("y", in_b) as session:
+            assert session.options.cwd == str(folders["b"])
+    assert pool.stats.claimed == 2
