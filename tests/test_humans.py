@@ -408,3 +408,29 @@ async def test_a_session_with_no_id_yet_is_not_suspended(
         reply = await cs.ask("go", options=_options(tmp_path), transport=FakeCLI(script))
     assert reply.suspended is None
     assert any("has no id yet" in r.getMessage() for r in caplog.records)
+
+
+async def test_a_pool_suspends_and_its_session_answers(tmp_path: Path) -> None:
+    """`SessionPool.ask` hands back a suspended turn; the key's session answers it."""
+    seen: list[cs.UserMessage] = []
+
+    async def script(cli: ScriptedCLI) -> None:
+        await cli.handshake()
+        await cli.next_prompt()
+        await cli.turn("x", tools=[ToolCall("AskUserQuestion", QUESTIONS, ask=True)])
+        seen.append(await cli.next_prompt())
+        await cli.turn("Blue, S and L.")
+        await cli.serve_until_stdin_closes()
+
+    options = _options(tmp_path, MemoryStore())
+    async with cs.SessionPool(options, transport=FakeCLI(script)) as pool:
+        reply = await pool.ask("k", "make the button")
+        pending = reply.suspended
+        assert pending is not None
+        async with pool.session("k") as session:
+            assert session.pending_question == pending
+            sent = await session.answer(ANSWERS, pending=pending)
+            last = [m async for m in session.receive_response(sent)][-1]
+    assert isinstance(last, cs.ResultMessage)
+    assert last.result == "Blue, S and L."
+    assert seen[0].uuid == pending.answer_uuid
