@@ -49,6 +49,9 @@ async def test_a_spare_is_claimed_for_a_folder(e2e: E2E) -> None:
             assert session.options.cwd == str(folder)
             claimed_id = session.session_id
     assert reply.text == "Working in the claimed folder."
+    # The spare the pool made after the claim was never claimed: its folder is gone too.
+    assert pool.stats.started == 2
+    assert list(spares.iterdir()) == []
     assert pool.stats.claimed == 1
     assert pool.stats.claims_refused == 0
     assert reply.session_id == claimed_id
