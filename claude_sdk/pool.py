@@ -50,6 +50,7 @@ from ._retrying import TurnRetry
 from .errors import (
     ClaudeSDKError,
     ControlRequestError,
+    ControlTimeoutError,
     OptionsError,
     SessionClosedError,
     UsageLimitError,
@@ -383,6 +384,8 @@ class SessionPool:
         self._options_by_key: dict[str, Options] = {}
         #: Keys that start cold: a claim of theirs was refused, or cannot be made (why).
         self._cold: dict[str, str] = {}
+        #: Claims of a key that failed (not refused: the spare failed meanwhile).
+        self._claim_failures: dict[str, int] = {}
         self._governor = Governor(self.limits, self.stats)
         self._slots: list[_Slot] = []
         self._by_key: dict[str, _Slot] = {}
@@ -684,6 +687,14 @@ class SessionPool:
             self._close(slot)
             await slot.done.wait()
             return False
+        except ClaudeSDKError as exc:  # the spare failed meanwhile (exited, timed out)
+            logger.warning("a spare failed while claimed for key %r (%r): dropped", key, exc)
+            self._close(slot)
+            await slot.done.wait()
+            failures = self._claim_failures[key] = self._claim_failures.get(key, 0) + 1
+            if isinstance(exc, ControlTimeoutError) or failures >= 2:
+                self._cold[key] = f"a claim failed: {type(exc).__name__}"
+            return False  # the key's lease takes another spare, or starts cold
         core = session._core
         if core.lease is not None:
             # The transcript now goes to the claimed folder's project: lease it there.

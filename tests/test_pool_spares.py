@@ -287,3 +287,26 @@ async def test_a_keys_options_given_with_the_lease(tmp_path: Path) -> None:
         async with pool.session("y", in_b) as session:
             assert session.options.cwd == str(folders["b"])
     assert pool.stats.claimed == 2
+
+
+async def test_a_spare_that_never_answers_the_claim_is_dropped(tmp_path: Path) -> None:
+    """A claim with no answer (a hung spare) ends at the control timeout: the spare is
+    closed and the key starts cold, with its reply."""
+    from claude_sdk.testing import NO_ANSWER
+
+    options, folders = _setup(tmp_path)
+    options = attrs.evolve(options, control_timeout=0.2)
+    fake = FakeCLI(replies=["cold after all"])
+    fake.on_request("claim_session", lambda request: NO_ANSWER)
+    in_a = attrs.evolve(options, cwd=str(folders["a"]))
+    async with cs.SessionPool(
+        options, prewarm=1, claimable=True, max_sessions=2, transport=fake
+    ) as pool:
+        await pool.wait_until(lambda p: p.warm == 1)
+        assert (await pool.ask("k", "hi", in_a)).text == "cold after all"
+    spare = fake.clis[0]
+    assert "--await-claim" in spare.argv
+    assert spare.exited
+    assert spare.prompts == []
+    assert pool.stats.claimed == 0
+    assert pool.stats.claims_refused == 0
