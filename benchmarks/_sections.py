@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -17,3 +19,28 @@ def write_section(path: Path, start: str, end: str, section: list[str]) -> None:
     else:
         text = text.rstrip("\n") + "\n\n" + block + "\n"
     path.write_text(text, encoding="utf-8")
+
+
+def run_section(
+    doc: str | None,
+    make: Callable[[int], list[str]],
+    *,
+    repeat: int,
+    path: Path,
+    start: str,
+    end: str,
+    argv: list[str] | None,
+) -> int:
+    """A benchmark's command line: ``--repeat N`` runs, then print the section, or
+    ``--write`` it into ``path`` between its markers."""
+    parser = argparse.ArgumentParser(description=(doc or "").split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=repeat)
+    parser.add_argument("--write", action="store_true", help=f"write the section into {path}")
+    args = parser.parse_args(argv)
+    section = make(args.repeat)
+    if args.write:
+        write_section(path, start, end, section)
+        print(f"written to {path}")
+    else:
+        print("\n".join(section))
+    return 0

@@ -28,7 +28,6 @@ Times are milliseconds. Writes its tables into ``benchmarks/RESULTS.md`` between
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import os
 import platform
@@ -45,7 +44,7 @@ from claude_sdk.hooks import HookContext, PreToolUseInput
 from claude_sdk.policies import DECIDE_BUDGET, Policy, PolicyHook, deny_commands, require_command
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _sections import write_section
+from _sections import run_section, write_section
 
 RESULTS = Path(__file__).with_name("RESULTS.md")
 START = "<!-- policies:start -->"
@@ -217,17 +216,7 @@ def write(section: list[str], path: Path = RESULTS) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    parser.add_argument("--repeat", type=int, default=30)
-    parser.add_argument("--write", action="store_true", help=f"write the tables into {RESULTS}")
-    args = parser.parse_args(argv)
-    section = table(args.repeat)
-    if args.write:
-        write(section)
-        print(f"written to {RESULTS}")
-    else:
-        print("\n".join(section))
-    return 0
+    return run_section(__doc__, table, repeat=30, path=RESULTS, start=START, end=END, argv=argv)
 
 
 if __name__ == "__main__":

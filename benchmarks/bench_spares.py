@@ -23,7 +23,6 @@ percentiles, in milliseconds. Run it offline, in a loopback-only namespace:
 
 from __future__ import annotations
 
-import argparse
 import os
 import platform
 import statistics
@@ -41,7 +40,7 @@ import claude_sdk as cs
 from claude_sdk.testing import FakeMessagesAPI
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _sections import write_section
+from _sections import run_section, write_section
 
 RESULTS = Path(__file__).with_name("RESULTS.md")
 START = "<!-- spares:start -->"
@@ -138,17 +137,15 @@ def write(section: list[str], path: Path = RESULTS) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    parser.add_argument("--repeat", type=int, default=12)
-    parser.add_argument("--write", action="store_true", help=f"write the table into {RESULTS}")
-    args = parser.parse_args(argv)
-    section = anyio.run(measure, args.repeat)
-    if args.write:
-        write(section)
-        print(f"written to {RESULTS}")
-    else:
-        print("\n".join(section))
-    return 0
+    return run_section(
+        __doc__,
+        lambda repeat: anyio.run(measure, repeat),
+        repeat=12,
+        path=RESULTS,
+        start=START,
+        end=END,
+        argv=argv,
+    )
 
 
 if __name__ == "__main__":
