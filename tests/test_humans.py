@@ -96,6 +96,20 @@ def _answering(seen: list[cs.UserMessage], reply: str = "done", tools: Any = ())
     return script
 
 
+def _asks_then_hears(seen: list[cs.UserMessage], reply: str) -> Any:
+    """A script for one open session: a turn that asks the user, then the answer's turn."""
+
+    async def script(cli: ScriptedCLI) -> None:
+        await cli.handshake()
+        await cli.next_prompt()
+        await cli.turn("x", tools=[ToolCall("AskUserQuestion", QUESTIONS, ask=True)])
+        seen.append(await cli.next_prompt())
+        await cli.turn(reply)
+        await cli.serve_until_stdin_closes()
+
+    return script
+
+
 async def _suspend(options: cs.Options, call: ToolCall) -> tuple[cs.Reply, FakeCLI]:
     fake = FakeCLI(_asking(call))
     async with cs.open_session(options, transport=fake) as session:
@@ -288,15 +302,7 @@ async def test_the_same_session_answers_in_process(tmp_path: Path) -> None:
     """`Session.answer` goes on in the open session (no resume)."""
     options = _options(tmp_path, MemoryStore())
     seen: list[cs.UserMessage] = []
-
-    async def script(cli: ScriptedCLI) -> None:
-        await cli.handshake()
-        await cli.next_prompt()
-        await cli.turn("x", tools=[ToolCall("AskUserQuestion", QUESTIONS, ask=True)])
-        seen.append(await cli.next_prompt())
-        await cli.turn("thanks")
-        await cli.serve_until_stdin_closes()
-
+    script = _asks_then_hears(seen, "thanks")
     async with cs.open_session(options, transport=FakeCLI(script)) as session:
         with pytest.raises(cs.QuestionNotPendingError):
             await session.answer(ANSWERS)
@@ -413,15 +419,7 @@ async def test_a_session_with_no_id_yet_is_not_suspended(
 async def test_a_pool_suspends_and_its_session_answers(tmp_path: Path) -> None:
     """`SessionPool.ask` hands back a suspended turn; the key's session answers it."""
     seen: list[cs.UserMessage] = []
-
-    async def script(cli: ScriptedCLI) -> None:
-        await cli.handshake()
-        await cli.next_prompt()
-        await cli.turn("x", tools=[ToolCall("AskUserQuestion", QUESTIONS, ask=True)])
-        seen.append(await cli.next_prompt())
-        await cli.turn("Blue, S and L.")
-        await cli.serve_until_stdin_closes()
-
+    script = _asks_then_hears(seen, "Blue, S and L.")
     options = _options(tmp_path, MemoryStore())
     async with cs.SessionPool(options, transport=FakeCLI(script)) as pool:
         reply = await pool.ask("k", "make the button")

@@ -310,3 +310,19 @@ async def test_a_spare_that_never_answers_the_claim_is_dropped(tmp_path: Path) -
     assert spare.prompts == []
     assert pool.stats.claimed == 0
     assert pool.stats.claims_refused == 0
+
+
+async def test_a_warm_cli_that_cannot_start_stops_prewarming(tmp_path: Path) -> None:
+    """No CLI at the given path: the warm CLI fails once and no other is started in its
+    place (before: another at once, for ever); the key's own start raises the typed error."""
+    home = tmp_path / "home"
+    home.mkdir()
+    missing = str(tmp_path / "no-such-claude")
+    options = cs.Options(env={"HOME": str(home)}, cli_path=missing)
+    for claimable in (False, True):
+        async with cs.SessionPool(options, prewarm=1, claimable=claimable) as pool:
+            await pool.wait_until(lambda p: p.stats.failed >= 1)
+            assert pool.stats.started == 1  # the failed warm CLI was not replaced
+            with pytest.raises(cs.CLINotFoundError):
+                await pool.ask("k", "hi")
+            assert pool.stats.started == 2  # the key's own start, once
